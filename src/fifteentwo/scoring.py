@@ -1,0 +1,439 @@
+"""Show scoring and pegging scoring: itemized results, the spoken count, and fast totals.
+
+Two layers live here. `score_hand` and `peg_score` return every scoring combination with its
+cards, for people and explanations. `hand_total` and `peg_points_ranks` return only the number and
+run on card indices (0..51) and ranks (1..13) with precomputed tables, for analysis and search.
+Both layers are tested against each other over all 12,994,800 (hand, starter) cases.
+
+>>> score_hand("5h 5c 5s jd", "5d").total
+29
+>>> score_hand("qc qd 6h 5s", "4c").say()
+'fifteen two, fifteen four, fifteen six, a pair is eight, and a run of three is eleven'
+>>> peg_points("7h 8c")
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations, product
+from typing import Final
+
+from fifteentwo.cards import Card, CardLike, Rank, parse_card, to_cards
+from fifteentwo.errors import CardError
+
+__all__ = [
+    "GO_POINTS",
+    "HIS_HEELS_POINTS",
+    "LAST_CARD_POINTS",
+    "HandScore",
+    "PegScore",
+    "ScoreItem",
+    "hand_total",
+    "his_heels",
+    "number_word",
+    "peg_points",
+    "peg_points_ranks",
+    "peg_score",
+    "rank_points",
+    "score_hand",
+]
+
+GO_POINTS: Final = 1
+"""A go: the last player to lay a card in a series that ends below 31."""
+LAST_CARD_POINTS: Final = 1
+"""The last card of the play (when it does not make 31) counts as a go."""
+HIS_HEELS_POINTS: Final = 2
+"""Two for his heels: the dealer's points when the starter is a jack."""
+PAIR_POINTS: Final = (0, 0, 2, 6, 12)
+"""Points for 0..4 cards of one rank: a pair 2, pair royal 6, double pair royal 12."""
+PAIR_NAMES: Final = ("", "", "pair", "pair royal", "double pair royal")
+
+
+def his_heels(starter: CardLike) -> int:
+    """Points the dealer pegs when the starter is turned: 2 for a jack, else 0."""
+    return HIS_HEELS_POINTS if parse_card(starter).rank == Rank.JACK else 0  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreItem:
+    """One scoring combination: its kind, the cards that make it, and its points."""
+
+    kind: str
+    """``fifteen``, ``pair``, ``pair royal``, ``double pair royal``, ``run``, ``flush``,
+    ``nobs`` in the show; ``fifteen``, ``thirty-one`` and the pair and run kinds in the play."""
+    cards: tuple[Card, ...]
+    points: int
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON shape used by the CLI and game records."""
+        return {"kind": self.kind, "cards": [c.short for c in self.cards], "points": self.points}
+
+
+_NUMBER_WORDS: Final = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen"
+).split()
+_TENS_WORDS: Final = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty")
+
+
+def number_word(n: int) -> str:
+    """English words for 0..99, as a count is spoken (``twenty-nine``)."""
+    if n < 20:
+        return _NUMBER_WORDS[n]
+    tens, ones = divmod(n, 10)
+    return _TENS_WORDS[tens] + ("" if ones == 0 else "-" + _NUMBER_WORDS[ones])
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """The show score of a hand or crib with its starter, itemized."""
+
+    hand: tuple[Card, ...]
+    starter: Card
+    crib: bool
+    items: tuple[ScoreItem, ...]
+
+    @property
+    def total(self) -> int:
+        """Sum of the items' points."""
+        return sum(item.points for item in self.items)
+
+    def points_by_kind(self) -> dict[str, int]:
+        """Points per kind, e.g. ``{"fifteen": 8, "pair": 2}``; runs of all lengths as ``run``."""
+        out: dict[str, int] = {}
+        for item in self.items:
+            out[item.kind] = out.get(item.kind, 0) + item.points
+        return out
+
+    def say(self) -> str:
+        """The count spoken in the traditional cadence: fifteens one by one, then the rest."""
+        return _say(self.items)
+
+    def to_json(self) -> dict[str, object]:
+        """``{"total": .., "items": [..], "say": ..}`` as printed by ``cribbage score --json``."""
+        return {
+            "hand": [c.short for c in self.hand],
+            "starter": self.starter.short,
+            "crib": self.crib,
+            "total": self.total,
+            "items": [item.to_json() for item in self.items],
+            "say": self.say(),
+        }
+
+
+def _run_phrase(runs: list[ScoreItem], pairs: list[ScoreItem]) -> tuple[str, int] | None:
+    """Name runs together with the pairs inside them, as players do (``a double run of three``)."""
+    if not runs:
+        return None
+    length = len(runs[0].cards)
+    run_ranks = {c.rank for c in runs[0].cards}
+    inner = [p for p in pairs if p.cards[0].rank in run_ranks]
+    points = sum(r.points for r in runs) + sum(p.points for p in inner)
+    size = _NUMBER_WORDS[length]
+    names = {1: f"a run of {size}", 2: f"a double run of {size}", 3: f"a triple run of {size}"}
+    if len(runs) == 4:
+        name = f"a double double run of {size}"
+    else:
+        name = names[len(runs)]
+    for p in inner:
+        pairs.remove(p)
+    return name, points
+
+
+def _say(items: Sequence[ScoreItem]) -> str:
+    phrases: list[str] = []
+    total = 0
+    for item in items:
+        if item.kind == "fifteen":
+            total += item.points
+            phrases.append(f"fifteen {number_word(total)}")
+    pairs = [i for i in items if i.kind in PAIR_NAMES[2:]]
+    runs = [i for i in items if i.kind == "run"]
+    rest: list[tuple[str, int]] = []
+    run_phrase = _run_phrase(runs, pairs)  # removes the pairs it names
+    pair_count = sum(1 for p in pairs if p.kind == "pair")
+    if pair_count == 2:
+        rest.append(("two pairs", 4))
+    for p in pairs:
+        if p.kind != "pair" or pair_count == 1:
+            article = "a" if p.kind != "double pair royal" else "a"
+            rest.append((f"{article} {p.kind}", p.points))
+    if run_phrase:
+        rest.append(run_phrase)
+    for item in items:
+        if item.kind == "flush":
+            rest.append((f"a flush of {_NUMBER_WORDS[len(item.cards)]}", item.points))
+        elif item.kind == "nobs":
+            rest.append(("one for his nobs", item.points))
+    for i, (name, points) in enumerate(rest):
+        total += points
+        joiner = "and " if i == len(rest) - 1 and phrases else ""
+        phrases.append(f"{joiner}{name} is {number_word(total)}")
+    if not phrases:
+        return "nineteen (no score)"
+    return ", ".join(phrases)
+
+
+def _hand_items(hand: Sequence[Card], starter: Card, crib: bool) -> list[ScoreItem]:
+    five = [*hand, starter]
+    items: list[ScoreItem] = []
+    for size in range(2, len(five) + 1):
+        for combo in combinations(five, size):
+            if sum(c.pips for c in combo) == 15:
+                items.append(ScoreItem("fifteen", combo, 2))
+    by_rank: dict[int, list[Card]] = {}
+    for card in sorted(five):
+        by_rank.setdefault(card.rank, []).append(card)
+    for cards in by_rank.values():
+        if len(cards) >= 2:
+            items.append(ScoreItem(PAIR_NAMES[len(cards)], tuple(cards), PAIR_POINTS[len(cards)]))
+    ranks = sorted(by_rank)
+    start = 0
+    for i in range(1, len(ranks) + 1):
+        if i == len(ranks) or ranks[i] != ranks[i - 1] + 1:
+            span = ranks[start:i]
+            if len(span) >= 3:
+                for combo in product(*(by_rank[r] for r in span)):
+                    items.append(ScoreItem("run", combo, len(span)))
+            start = i
+    suit = hand[0].suit
+    if all(c.suit == suit for c in hand):
+        if starter.suit == suit:
+            items.append(ScoreItem("flush", (*hand, starter), len(hand) + 1))
+        elif not crib:
+            items.append(ScoreItem("flush", tuple(hand), len(hand)))
+    for card in hand:
+        if card.rank == Rank.JACK and card.suit == starter.suit:
+            items.append(ScoreItem("nobs", (card,), 1))
+    return items
+
+
+def score_hand(
+    hand: str | Iterable[CardLike], starter: CardLike, *, crib: bool = False
+) -> HandScore:
+    """Score a hand (or, with ``crib=True``, a crib) of 3 or 4 cards with its starter.
+
+    >>> s = score_hand("4s 5h 6h 4c", "9d")
+    >>> s.total, s.say()
+    (14, 'fifteen two, fifteen four, fifteen six, and a double run of three is fourteen')
+    """
+    cards = to_cards(hand)
+    if not 3 <= len(cards) <= 4:
+        raise CardError(f"a hand to show has 3 or 4 cards, got {len(cards)}")
+    start = parse_card(starter) if isinstance(starter, str) else starter
+    if start in cards:
+        raise CardError(f"duplicate card: {start.short} is the starter and in the hand")
+    return HandScore(tuple(cards), start, crib, tuple(_hand_items(cards, start, crib)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Fast totals. The fifteens, pairs and runs of a hand depend only on the multiset of its ranks,
+# so they come from one table keyed by a base-5 sum (each rank occurs at most four times).
+
+RANK_KEY: Final[tuple[int, ...]] = tuple(5 ** (i // 4) for i in range(52))
+"""Per card index: 5 ** (rank - 1). Summing these over cards keys the rank multiset."""
+_PIPS_OF_RANK: Final = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+_NOBS_JACK: Final[tuple[int, ...]] = tuple(40 + (i & 3) for i in range(52))
+"""Per starter index: the index of the jack of the starter's suit."""
+
+
+def rank_points(ranks: Sequence[int]) -> int:
+    """Fifteens, pairs and runs of a multiset of ranks (1..13); the suit-blind part of a show."""
+    counts = [0] * 15
+    ways = [1] + [0] * 15  # ways[s]: number of sub-multisets (as card subsets) summing to s
+    for r in ranks:
+        counts[r] += 1
+        pips = _PIPS_OF_RANK[r]
+        for s in range(15, pips - 1, -1):
+            ways[s] += ways[s - pips]
+    points = 2 * ways[15]
+    for c in counts:
+        points += PAIR_POINTS[c]
+    run_len, run_ways = 0, 1
+    for r in range(1, 15):
+        if counts[r]:
+            run_len += 1
+            run_ways *= counts[r]
+        else:
+            if run_len >= 3:
+                points += run_len * run_ways
+            run_len, run_ways = 0, 1
+    return points
+
+
+def _build_rank_table() -> dict[int, int]:
+    table: dict[int, int] = {}
+    for size in (4, 5):
+        for combo in _multisets(size):
+            table[sum(5 ** (r - 1) for r in combo)] = rank_points(combo)
+    return table
+
+
+def _multisets(size: int) -> Iterable[tuple[int, ...]]:
+    from itertools import combinations_with_replacement
+
+    for combo in combinations_with_replacement(range(1, 14), size):
+        if max(combo.count(r) for r in set(combo)) <= 4:
+            yield combo
+
+
+RANK_TABLE: Final[dict[int, int]] = _build_rank_table()
+"""Rank-multiset key (sum of `RANK_KEY`) -> fifteens + pairs + runs, for 4 and 5 cards."""
+
+
+def hand_total(hand: Sequence[int], starter: int, crib: bool = False) -> int:
+    """Show total of a 3- or 4-card hand given as card indices, with a starter index.
+
+    This is the fast path (a table look-up plus the flush and nobs checks); it does not check
+    its input. `score_hand` is the checked, itemized form.
+
+    >>> hand_total([Card.parse(c).index for c in "5h 5c 5s jd".split()], Card.parse("5d").index)
+    29
+    """
+    key = RANK_KEY[starter]
+    suit = hand[0] & 3
+    flush = True
+    nobs = _NOBS_JACK[starter]
+    total = 0
+    for c in hand:
+        key += RANK_KEY[c]
+        if c & 3 != suit:
+            flush = False
+        if c == nobs:
+            total = 1
+    total += RANK_TABLE[key]
+    if flush:
+        if starter & 3 == suit:
+            total += len(hand) + 1
+        elif not crib:
+            total += len(hand)
+    return total
+
+
+def hand_total4(a: int, b: int, c: int, d: int, s: int, crib: bool = False) -> int:
+    """`hand_total` unrolled for the common 4-card case; the hottest function in analysis."""
+    total = RANK_TABLE[RANK_KEY[a] + RANK_KEY[b] + RANK_KEY[c] + RANK_KEY[d] + RANK_KEY[s]]
+    suit = a & 3
+    if b & 3 == suit and c & 3 == suit and d & 3 == suit:
+        if s & 3 == suit:
+            total += 5
+        elif not crib:
+            total += 4
+    j = _NOBS_JACK[s]
+    if j == a or j == b or j == c or j == d:
+        total += 1
+    return total
+
+
+# ---------------------------------------------------------------------------------------------
+# Pegging.
+
+
+@dataclass(frozen=True, slots=True)
+class PegScore:
+    """What the last card laid on a pile scores in the play, itemized."""
+
+    pile: tuple[Card, ...]
+    count: int
+    items: tuple[ScoreItem, ...]
+
+    @property
+    def total(self) -> int:
+        """Sum of the items' points."""
+        return sum(item.points for item in self.items)
+
+    def say(self) -> str:
+        """Spoken as in play: ``fifteen for two``, ``thirty-one and a pair for four``."""
+        if not self.items:
+            return number_word(self.count)
+        names = []
+        for item in self.items:
+            if item.kind == "run":
+                names.append(f"a run of {number_word(len(item.cards))}")
+            elif item.kind in PAIR_NAMES:
+                names.append(f"a {item.kind}")
+            else:
+                names.append(item.kind)
+        return f"{' and '.join(names)} for {number_word(self.total)}"
+
+
+def peg_points_ranks(ranks: Sequence[int], count: int | None = None) -> int:
+    """Points for the last of ``ranks`` (1..13) played since the count was reset.
+
+    ``count`` is the running count including the last card; pass it when known to save a sum.
+    Pairs need unbroken same-rank cards at the end; a run is the longest tail of n >= 3 distinct
+    ranks that are consecutive in any order. Go and last card are not included.
+
+    >>> peg_points_ranks([5, 2, 4, 3])
+    4
+    """
+    if count is None:
+        count = 0
+        for r in ranks:
+            count += _PIPS_OF_RANK[r]
+    points = 2 if count == 15 or count == 31 else 0
+    n = len(ranks)
+    last = ranks[n - 1]
+    if n >= 2 and ranks[n - 2] == last:
+        same = 2
+        while same < n and ranks[n - same - 1] == last:
+            same += 1
+        return points + PAIR_POINTS[same]
+    if n >= 3:
+        seen = 1 << last
+        low = high = last
+        run = 0
+        for i in range(n - 2, -1, -1):
+            r = ranks[i]
+            bit = 1 << r
+            if seen & bit:
+                break
+            seen |= bit
+            if r < low:
+                low = r
+            elif r > high:
+                high = r
+            if high - low == n - 1 - i and n - i >= 3:
+                run = n - i
+        points += run
+    return points
+
+
+def peg_score(pile: str | Iterable[CardLike]) -> PegScore:
+    """Itemized points for the last card of ``pile`` (the cards since the count was reset).
+
+    >>> peg_score("5h 5c 5s").say()
+    'a pair royal for six'
+    >>> peg_score("tc 5h 6d 4s 6c").total  # 31, and no run: the second six breaks it
+    2
+    """
+    cards = tuple(to_cards(pile))
+    if not cards:
+        raise CardError("the pile is empty: no card was played")
+    count = sum(c.pips for c in cards)
+    if count > 31:
+        raise CardError(f"the count would be {count}, over 31")
+    items: list[ScoreItem] = []
+    if count == 15:
+        items.append(ScoreItem("fifteen", cards, 2))
+    elif count == 31:
+        items.append(ScoreItem("thirty-one", cards, 2))
+    ranks = [c.rank for c in cards]
+    last = ranks[-1]
+    same = 1
+    while same < len(ranks) and ranks[-same - 1] == last:
+        same += 1
+    if same >= 2:
+        items.append(ScoreItem(PAIR_NAMES[same], cards[-same:], PAIR_POINTS[same]))
+    else:
+        run_points = peg_points_ranks(ranks, 0)
+        if run_points:
+            items.append(ScoreItem("run", cards[-run_points:], run_points))
+    return PegScore(cards, count, tuple(items))
+
+
+def peg_points(pile: str | Iterable[CardLike]) -> int:
+    """Points for the last card of ``pile`` (Cards or strings) in the play."""
+    return peg_score(pile).total
