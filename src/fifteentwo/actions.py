@@ -1,0 +1,306 @@
+"""Actions and events of the game state machine: small frozen values with JSON forms.
+
+Actions are what a seat (or chance) does; events are what happened as a result. A front-end
+renders events; a record stores actions and chance outcomes; a bot returns actions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final
+
+from fifteentwo.cards import Card
+from fifteentwo.scoring import HandScore, ScoreItem, peg_score, score_hand
+
+__all__ = [
+    "CHANCE",
+    "Action",
+    "CardPlayed",
+    "ChanceAction",
+    "Count",
+    "CountReset",
+    "Cut",
+    "DealDone",
+    "DealHands",
+    "DealerChosen",
+    "Dealt",
+    "Discard",
+    "Discarded",
+    "DrawForDeal",
+    "Event",
+    "GameOver",
+    "Go",
+    "GoSaid",
+    "HandCounted",
+    "MatchOver",
+    "Muggins",
+    "Phase",
+    "Play",
+    "Reason",
+    "Scored",
+    "StarterTurned",
+    "TurnStarter",
+]
+
+CHANCE: Final = -1
+"""`Game.to_move` when the next step is a chance outcome (a shuffle, a cut)."""
+
+
+class Phase(str, Enum):
+    """Where a game is; each phase has its own kind of decision."""
+
+    CUT_FOR_DEAL = "cut for deal"
+    DEAL = "deal"
+    DISCARD = "discard"
+    STARTER = "starter"
+    PLAY = "play"
+    SHOW = "show"
+    GAME_OVER = "game over"
+
+
+class Reason(str, Enum):
+    """Why points were pegged."""
+
+    THREE_FOR_LAST = "three for last"
+    HIS_HEELS = "his heels"
+    PLAY = "play"
+    GO = "go"
+    LAST_CARD = "last card"
+    HAND = "hand"
+    CRIB = "crib"
+    MUGGINS = "muggins"
+
+
+# --- actions a seat takes ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Lay these cards away to the crib."""
+
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return "discard " + " ".join(c.short for c in self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Lay this card on the count."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return "play " + self.card.short
+
+
+@dataclass(frozen=True, slots=True)
+class Go:
+    """Say go: no card will come in (or, where the rules allow, decline to play on)."""
+
+    def __str__(self) -> str:
+        return "go"
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """Cut the pack, lifting ``depth`` cards (at least four, leaving at least four)."""
+
+    depth: int
+
+    def __str__(self) -> str:
+        return f"cut {self.depth}"
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """Claim a show total when counting by hand (``manual_count`` seats)."""
+
+    points: int
+
+    def __str__(self) -> str:
+        return f"count {self.points}"
+
+
+@dataclass(frozen=True, slots=True)
+class Muggins:
+    """Take (or leave) the points an opponent failed to claim in the show."""
+
+    take: bool
+
+    def __str__(self) -> str:
+        return "muggins" if self.take else "no muggins"
+
+
+# --- chance outcomes ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DrawForDeal:
+    """A seat's card in the cut for deal."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class DealHands:
+    """The hands as dealt (seat order) and the cards dealt from the pack to the crib."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    pack: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarter:
+    """The starter turned up after the cut."""
+
+    card: Card
+
+
+Action = Discard | Play | Go | Cut | Count | Muggins
+ChanceAction = DrawForDeal | DealHands | TurnStarter
+
+
+# --- events -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DealerChosen:
+    """The cut for deal: each seat's card; ``dealer`` is None on a tie (cut again)."""
+
+    cuts: tuple[tuple[int, Card], ...]
+    dealer: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """A new deal. ``hands`` holds None for hands the observer may not see."""
+
+    dealer: int
+    hands: tuple[tuple[Card, ...] | None, ...]
+    pack_to_crib: int
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded:
+    """A seat laid cards away; ``cards`` is None for observers who may not see them."""
+
+    seat: int
+    cards: tuple[Card, ...] | None
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class StarterTurned:
+    """The starter; ``depth`` is how deep the cut was, when a seat chose it."""
+
+    card: Card
+    cut_by: int
+    depth: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    """A card laid in the play; ``count`` is the running count after it."""
+
+    seat: int
+    card: Card
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class GoSaid:
+    """A seat could not (or chose not to) come in."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class CountReset:
+    """The count went back to zero; ``leader`` leads the next series."""
+
+    leader: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandCounted:
+    """A hand or the crib shown; ``claimed`` is what its owner pegged (the total when automatic)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    starter: Card
+    crib: bool
+    total: int
+    claimed: int
+    nobs_in_crib: bool = True
+
+    def score(self) -> HandScore:
+        """The itemized count, computed on demand (events stay cheap in self-play)."""
+        result = score_hand(self.cards, self.starter, crib=self.crib)
+        if self.crib and not self.nobs_in_crib:
+            items = tuple(i for i in result.items if i.kind != "nobs")
+            result = HandScore(result.hand, result.starter, result.crib, items)
+        return result
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """Points pegged by a seat (for its side), why, and the side's score after."""
+
+    seat: int
+    side: int
+    points: int
+    reason: Reason
+    score: int
+    cards: tuple[Card, ...] = ()
+    """For play points, the pile since the last reset; for a show, the hand; else empty."""
+
+    def items(self) -> tuple[ScoreItem, ...]:
+        """The itemized combinations of play points (empty for other reasons)."""
+        if self.reason is Reason.PLAY:
+            return peg_score(self.cards).items
+        return ()
+
+
+@dataclass(frozen=True, slots=True)
+class DealDone:
+    """All hands and the crib are counted; scores after the deal."""
+
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    """A side reached the target. ``skunk`` is 0, 1 (skunk/lurch) or 2 (double skunk)."""
+
+    winner: int
+    scores: tuple[int, ...]
+    skunk: int
+    game_points: int
+    match_points: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOver:
+    """The match is decided."""
+
+    winner: int
+    match_points: tuple[int, ...]
+
+
+Event = (
+    DealerChosen
+    | Dealt
+    | Discarded
+    | StarterTurned
+    | CardPlayed
+    | GoSaid
+    | CountReset
+    | HandCounted
+    | Scored
+    | DealDone
+    | GameOver
+    | MatchOver
+)
