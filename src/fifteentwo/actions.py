@@ -7,7 +7,7 @@ renders events; a record stores actions and chance outcomes; a bot returns actio
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Final
 
 from fifteentwo.cards import Card
@@ -15,6 +15,8 @@ from fifteentwo.scoring import HandScore, ScoreItem, peg_score, score_hand
 
 __all__ = [
     "CHANCE",
+    "GO",
+    "PLAY_ACTIONS",
     "Action",
     "CardPlayed",
     "ChanceAction",
@@ -47,7 +49,7 @@ CHANCE: Final = -1
 """`Game.to_move` when the next step is a chance outcome (a shuffle, a cut)."""
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """Where a game is; each phase has its own kind of decision."""
 
     CUT_FOR_DEAL = "cut for deal"
@@ -59,7 +61,7 @@ class Phase(str, Enum):
     GAME_OVER = "game over"
 
 
-class Reason(str, Enum):
+class Reason(StrEnum):
     """Why points were pegged."""
 
     THREE_FOR_LAST = "three for last"
@@ -154,12 +156,17 @@ class DealHands:
 
 @dataclass(frozen=True, slots=True)
 class TurnStarter:
-    """The starter turned up after the cut."""
+    """The starter turned up after the cut; ``depth`` records a seat's chosen cut, if any."""
 
     card: Card
+    depth: int | None = None
 
 
 Action = Discard | Play | Go | Cut | Count | Muggins
+
+PLAY_ACTIONS: Final[tuple[Play, ...]] = tuple(Play(Card.from_index(i)) for i in range(52))
+"""`Play` of each card by index, built once so legal-move lists allocate nothing new."""
+GO: Final = Go()
 ChanceAction = DrawForDeal | DealHands | TurnStarter
 
 

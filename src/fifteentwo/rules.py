@@ -75,9 +75,8 @@ class Rules:
         for label, line in (("skunk", self.skunk), ("double_skunk", self.double_skunk)):
             if line is not None and not 0 < line <= self.target:
                 raise RulesError(f"{label} line must be between 1 and the target, not {line}")
-        if self.double_skunk is not None:
-            if self.skunk is None or self.double_skunk > self.skunk:
-                raise RulesError("the double skunk line must be at or below the skunk line")
+        if self.double_skunk is not None and (self.skunk is None or self.double_skunk > self.skunk):
+            raise RulesError("the double skunk line must be at or below the skunk line")
         if self.match_games < 1 or self.match_games % 2 == 0:
             raise RulesError(f"a match is best of an odd number of games, not {self.match_games}")
         if self.three_for_last < 0:
@@ -173,9 +172,7 @@ PRESETS: Final[dict[str, Rules]] = {
         skunk=31,
         double_skunk=1,
     ),
-    "four-player": Rules(
-        name="four-player", players=4, partnerships=True, hand_size=5, discard=1
-    ),
+    "four-player": Rules(name="four-player", players=4, partnerships=True, hand_size=5, discard=1),
     "hoyle-lurch": STANDARD.replace(name="hoyle-lurch", skunk=61, double_skunk=None),
 }
 """Named variants; see docs/rules.md for the source of each."""

@@ -58,11 +58,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cribbage`` console script."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    if not args_list or args_list[0].startswith("-") and args_list[0] not in (
+    if not args_list or (args_list[0].startswith("-") and args_list[0] not in (
         "-h",
         "--help",
         "--version",
-    ):
+    )):
         args_list.insert(0, DEFAULT_COMMAND)
     try:
         args = parser.parse_args(args_list)

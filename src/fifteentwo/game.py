@@ -1,0 +1,781 @@
+"""The game as a state machine: a state, whose move it is, the legal actions, and `apply`.
+
+`Game` does no input, output or clock reading; its only randomness is the `random.Random` it
+was seeded with, used for chance steps (the shuffle and the cuts). Chance is explicit: when
+`to_move` is `CHANCE`, call `sample_chance()` and `apply()` the outcome, or `advance()` to do
+that until a seat must decide. A replay applies recorded outcomes instead, so games replay
+exactly from their records.
+
+Scoring follows the order of the rules, and the game ends the instant a side reaches the
+target: later points in the same deal are not pegged.
+
+>>> g = Game(find_rules("standard"), seed=7)
+>>> _ = g.advance()
+>>> g.phase, len(g.legal_actions())
+(<Phase.DISCARD: 'discard'>, 15)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from fifteentwo.actions import (
+    CHANCE,
+    GO,
+    PLAY_ACTIONS,
+    Action,
+    CardPlayed,
+    ChanceAction,
+    Count,
+    CountReset,
+    Cut,
+    DealDone,
+    DealerChosen,
+    DealHands,
+    Dealt,
+    Discard,
+    Discarded,
+    DrawForDeal,
+    Event,
+    GameOver,
+    Go,
+    GoSaid,
+    HandCounted,
+    MatchOver,
+    Muggins,
+    Phase,
+    Play,
+    Reason,
+    Scored,
+    StarterTurned,
+    TurnStarter,
+)
+from fifteentwo.cards import DECK, Card, Rank
+from fifteentwo.errors import IllegalActionError
+from fifteentwo.rules import STANDARD, Rules, find_rules
+from fifteentwo.scoring import (
+    GO_POINTS,
+    HIS_HEELS_POINTS,
+    LAST_CARD_POINTS,
+    hand_total,
+    peg_points_ranks,
+)
+
+__all__ = ["Game", "Observation", "find_rules"]
+
+_MAX_CLAIM = 29
+
+
+def _card_index(card: Card) -> int:
+    return card.index
+
+
+class _GameEnded(Exception):
+    """Raised inside a step when a side reaches the target, to stop all later scoring."""
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What one seat may see: its own cards, played and shown cards, the starter, the scores."""
+
+    rules: Rules
+    seat: int
+    phase: Phase
+    to_move: int | None
+    dealer: int
+    scores: tuple[int, ...]
+    match_points: tuple[int, ...]
+    game_number: int
+    hand: tuple[Card, ...]
+    """Cards this seat still holds."""
+    kept: tuple[Card, ...]
+    """This seat's hand for the show (empty before it discards)."""
+    discards: tuple[Card, ...]
+    """What this seat laid away to the crib."""
+    starter: Card | None
+    pile: tuple[Card, ...]
+    """Cards played since the count was last reset."""
+    count: int
+    played: tuple[tuple[int, Card], ...]
+    """Every card played this deal, in order, with its seat."""
+    passed: tuple[bool, ...]
+    """Which seats have said go in this series."""
+    hand_sizes: tuple[int, ...]
+    """Cards each seat still holds."""
+    shown: tuple[tuple[int, bool, tuple[Card, ...]], ...]
+    """Hands (and the crib, flagged True) shown so far this deal."""
+    legal: tuple[Action, ...]
+    """The legal actions when this seat is to move, else empty."""
+    pending_claim: int | None = None
+    """In a muggins decision: the points the opponent failed to claim."""
+    to_count: tuple[Card, ...] = ()
+    """When this seat must count by hand: the cards it counts (its hand or its crib)."""
+    counting_crib: bool = False
+    """Whether `to_count` is the crib."""
+
+    @property
+    def side(self) -> int:
+        """Which score this seat pegs on."""
+        return self.rules.side_of(self.seat)
+
+    @property
+    def is_dealer(self) -> bool:
+        """Whether this seat owns the crib this deal."""
+        return self.seat == self.dealer
+
+
+class Game:
+    """A game (or a best-of-N match) of cribbage under some `Rules`.
+
+    ``manual_count`` names seats that claim their own show totals (muggins applies to them);
+    other seats are counted automatically. ``cut_seats`` names seats that choose how deep to cut
+    (for the deal and the starter); other cuts are drawn from the RNG. ``first_dealer`` skips the
+    cut for deal.
+    """
+
+    def __init__(
+        self,
+        rules: Rules = STANDARD,
+        *,
+        seed: int,
+        manual_count: Iterable[int] = (),
+        cut_seats: Iterable[int] = (),
+        first_dealer: int | None = None,
+    ) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.rng = random.Random(seed)
+        n = rules.players
+        self.manual_count = frozenset(manual_count)
+        self.cut_seats = frozenset(cut_seats)
+        for seat in self.manual_count | self.cut_seats:
+            if not 0 <= seat < n:
+                raise IllegalActionError(f"no seat {seat} in a {n}-player game")
+        self.phase = Phase.CUT_FOR_DEAL
+        self.scores = [0] * rules.sides
+        self.match_points = [0] * rules.sides
+        self.game_number = 1
+        self.dealer = 0
+        self.winner: int | None = None
+        """Side that won the match, once it is over."""
+        self.log: list[tuple[int, Action | ChanceAction]] = []
+        """Every action applied, with its actor (`CHANCE` for chance outcomes)."""
+        self.events: list[Event] = []
+        self._out: list[Event] = []
+        self.deal_number = 0
+        # cut for deal
+        self._cut_deck: list[Card] = []
+        self._cuts: list[tuple[int, Card]] = []
+        # deal state
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.dealt: list[tuple[Card, ...]] = [() for _ in range(n)]
+        self.kept: list[tuple[Card, ...]] = [() for _ in range(n)]
+        self.discards: list[tuple[Card, ...] | None] = [None] * n
+        self.crib: list[Card] = []
+        self.stock: list[Card] = []
+        self.starter: Card | None = None
+        self.pile: list[Card] = []
+        self._pile_ranks: list[int] = []
+        self.count = 0
+        self.played: list[tuple[int, Card]] = []
+        self.passed = [False] * n
+        self.turn = 0
+        self.last_player: int | None = None
+        self._show: list[tuple[int, bool]] = []
+        self.shown: list[tuple[int, bool, tuple[Card, ...]]] = []
+        self._muggins: tuple[int, int] | None = None  # (opponent seat, missed points)
+        self._next_dealer = 0
+        self._out = self.events
+        if first_dealer is not None:
+            if not 0 <= first_dealer < n:
+                raise IllegalActionError(f"no seat {first_dealer} in a {n}-player game")
+            self._start_game(first_dealer)
+        else:
+            self._begin_cut_for_deal()
+        self._to_move = self._compute_to_move()
+
+    # --- what is going on ----------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """True once the match (a single game unless best-of-N) is decided."""
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that must decide, `CHANCE` for a chance step, or None when the match is over."""
+        return self._to_move
+
+    def _compute_to_move(self) -> int | None:
+        phase = self.phase
+        if phase is Phase.PLAY:
+            return self.turn
+        if phase is Phase.DISCARD:
+            return self._discarding_seat()
+        if phase is Phase.SHOW:
+            if self._muggins is not None:
+                return self._muggins[0]
+            return self._show[0][0]
+        if phase is Phase.STARTER:
+            cutter = self.pone
+            return cutter if cutter in self.cut_seats else CHANCE
+        if phase is Phase.CUT_FOR_DEAL:
+            seat = len(self._cuts)
+            return seat if seat in self.cut_seats else CHANCE
+        if phase is Phase.DEAL:
+            return CHANCE
+        return None
+
+    @property
+    def pone(self) -> int:
+        """The seat to the dealer's left: cuts the starter and leads the play."""
+        return (self.dealer + 1) % self.rules.players
+
+    def _discarding_seat(self) -> int:
+        n = self.rules.players
+        for i in range(1, n + 1):
+            seat = (self.dealer + i) % n
+            if self.discards[seat] is None:
+                return seat
+        raise AssertionError("no seat left to discard")  # pragma: no cover
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of the seat to move, in a stable order (empty for chance/over)."""
+        phase = self.phase
+        if phase is Phase.PLAY:
+            seat = self.turn
+            limit = 31 - self.count
+            actions: list[Action] = [
+                PLAY_ACTIONS[c.index] for c in self.hands[seat] if c.pips <= limit
+            ]
+            if self._may_pass(seat):
+                actions.append(GO)
+            return actions
+        if phase is Phase.DISCARD:
+            hand = self.hands[self._discarding_seat()]
+            return [Discard(combo) for combo in combinations(hand, self.rules.discard)]
+        if phase is Phase.SHOW:
+            if self._muggins is not None:
+                return [Muggins(True), Muggins(False)]
+            return [Count(n) for n in range(_MAX_CLAIM + 1)]
+        if phase in (Phase.STARTER, Phase.CUT_FOR_DEAL) and self.to_move != CHANCE:
+            deck = self.stock if phase is Phase.STARTER else self._cut_deck
+            return [Cut(d) for d in range(4, len(deck) - 3)]
+        return []
+
+    def check_legal(self, action: Action) -> None:
+        """Raise `IllegalActionError` saying why ``action`` is not legal now."""
+        seat = self.to_move
+        if seat is None:
+            raise IllegalActionError("the game is over")
+        if seat == CHANCE:
+            raise IllegalActionError(f"{action} is not legal: a chance step is next")
+        phase = self.phase
+        if isinstance(action, Play) and phase is Phase.PLAY:
+            if action.card not in self.hands[seat]:
+                raise IllegalActionError(f"{action.card.short} is not in seat {seat}'s hand")
+            if self.count + action.card.pips > 31:
+                raise IllegalActionError(
+                    f"{action.card.short} would take the count past 31 (count is {self.count})"
+                )
+            return
+        if isinstance(action, Go) and phase is Phase.PLAY:
+            if not self._may_pass(seat):
+                raise IllegalActionError(f"seat {seat} has a card that will come in, so cannot go")
+            return
+        if isinstance(action, Discard) and phase is Phase.DISCARD:
+            cards = action.cards
+            if len(cards) != self.rules.discard or len(set(cards)) != len(cards):
+                raise IllegalActionError(f"discard exactly {self.rules.discard} different card(s)")
+            for card in cards:
+                if card not in self.hands[seat]:
+                    raise IllegalActionError(f"{card.short} is not in seat {seat}'s hand")
+            return
+        if isinstance(action, Count) and phase is Phase.SHOW and self._muggins is None:
+            seat, crib = self._show[0]
+            total = self._show_total(seat, crib)
+            if action.points < 0:
+                raise IllegalActionError("a count cannot be negative")
+            if action.points > total:
+                what = "crib" if crib else "hand"
+                raise IllegalActionError(
+                    f"over-pegging is not allowed: the {what} counts {total}, not {action.points}"
+                )
+            return
+        if isinstance(action, Muggins) and self._muggins is not None:
+            return
+        if isinstance(action, Cut) and phase in (Phase.STARTER, Phase.CUT_FOR_DEAL):
+            deck = self.stock if phase is Phase.STARTER else self._cut_deck
+            if not 4 <= action.depth <= len(deck) - 4:
+                raise IllegalActionError(
+                    f"cut between 4 and {len(deck) - 4} cards deep, not {action.depth}"
+                )
+            return
+        raise IllegalActionError(f"{action} is not legal in the {phase.value} phase")
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether `check_legal` would accept ``action``."""
+        try:
+            self.check_legal(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def _may_pass(self, seat: int) -> bool:
+        """Go is legal when no card comes in, or after an opponent's go in five-card play."""
+        limit = 31 - self.count
+        if all(c.pips > limit for c in self.hands[seat]):
+            return True
+        return self.rules.optional_play_after_go and any(self.passed)
+
+    # --- applying actions ----------------------------------------------------------------------
+
+    def apply(self, action: Action | ChanceAction) -> list[Event]:
+        """Apply a seat's action or a chance outcome; return the events it caused.
+
+        An illegal action raises `IllegalActionError` and leaves the game unchanged.
+        """
+        actor = self._to_move
+        out: list[Event] = []
+        self._out = out
+        kind = type(action)
+        if kind is Play and self.phase is Phase.PLAY:  # the hot path, checked inline
+            card = action.card  # type: ignore[union-attr]
+            if card not in self.hands[actor] or self.count + card.pips > 31:  # type: ignore[index]
+                self.check_legal(action)  # type: ignore[arg-type]
+            step = self._apply_action
+        elif kind is DrawForDeal or kind is DealHands or kind is TurnStarter:
+            self._check_chance(action)  # type: ignore[arg-type]
+            step = self._apply_chance  # type: ignore[assignment]
+        else:
+            self.check_legal(action)  # type: ignore[arg-type]
+            step = self._apply_action
+        assert actor is not None
+        self.log.append((actor, action))
+        try:
+            step(action)  # type: ignore[arg-type]
+        except _GameEnded:
+            self._after_game()
+        self._to_move = self._compute_to_move()
+        self.events.extend(out)
+        return out
+
+    def advance(self) -> list[Event]:
+        """Apply sampled chance outcomes until a seat must decide or the game is over."""
+        events: list[Event] = []
+        while self.to_move == CHANCE:
+            events.extend(self.apply(self.sample_chance()))
+        return events
+
+    def sample_chance(self) -> ChanceAction:
+        """Draw the next chance outcome from the game's RNG."""
+        phase = self.phase
+        rng = self.rng
+        if phase is Phase.CUT_FOR_DEAL:
+            deck = self._cut_deck
+            return DrawForDeal(len(self._cuts), deck[rng.randint(4, len(deck) - 4)])
+        if phase is Phase.DEAL:
+            n, size = self.rules.players, self.rules.hand_size
+            dealt = n * size
+            # The top of a shuffled pack: one card at a time, starting on the dealer's left.
+            top = rng.sample(DECK, dealt + self.rules.crib_from_pack)
+            hands: list[tuple[Card, ...]] = [()] * n
+            for i in range(n):
+                hands[(self.dealer + 1 + i) % n] = tuple(top[i:dealt:n])
+            return DealHands(tuple(hands), tuple(top[dealt:]))
+        if phase is Phase.STARTER:
+            # The stock is unordered until someone cuts it by hand, so any card is equally likely.
+            return TurnStarter(self.stock[rng.randrange(len(self.stock))])
+        raise IllegalActionError(f"no chance step in the {phase.value} phase")
+
+    def _check_chance(self, action: ChanceAction) -> None:
+        # A recorded cut result may stand in for a seat's cut; other chance steps need CHANCE.
+        is_cut = isinstance(action, DrawForDeal | TurnStarter)
+        if self.to_move != CHANCE and not (is_cut and self.to_move is not None):
+            raise IllegalActionError(f"a seat must decide now, not chance ({action})")
+        if isinstance(action, DrawForDeal):
+            if self.phase is not Phase.CUT_FOR_DEAL or action.seat != len(self._cuts):
+                raise IllegalActionError(f"not seat {action.seat}'s cut for deal now")
+            if action.card not in self._cut_deck:
+                raise IllegalActionError(f"{action.card.short} was already drawn")
+        elif isinstance(action, DealHands):
+            if self.phase is not Phase.DEAL:
+                raise IllegalActionError("not time to deal")
+            rules = self.rules
+            if len(action.hands) != rules.players or any(
+                len(h) != rules.hand_size for h in action.hands
+            ):
+                raise IllegalActionError(
+                    f"deal {rules.players} hands of {rules.hand_size} cards each"
+                )
+            if len(action.pack) != rules.crib_from_pack:
+                raise IllegalActionError(f"deal {rules.crib_from_pack} card(s) to the crib")
+            cards = [c for h in action.hands for c in h] + list(action.pack)
+            if len(set(cards)) != len(cards):
+                raise IllegalActionError("a card is dealt twice")
+        elif isinstance(action, TurnStarter):
+            if self.phase is not Phase.STARTER:
+                raise IllegalActionError("not time to turn the starter")
+            if action.card not in self.stock:
+                raise IllegalActionError(f"{action.card.short} is not in the stock")
+
+    def _apply_chance(self, action: ChanceAction) -> None:
+        if isinstance(action, DrawForDeal):
+            self._draw_for_deal(action.seat, action.card)
+        elif isinstance(action, DealHands):
+            self._deal(action)
+        else:
+            self._turn_starter(action.card, action.depth)
+
+    def _apply_action(self, action: Action) -> None:
+        seat = self._to_move
+        assert seat is not None and seat >= 0
+        if type(action) is Play:
+            self._play(seat, action.card)
+        elif isinstance(action, Go):
+            self._say_go(seat)
+            self._next_turn(seat)
+        elif isinstance(action, Discard):
+            self._discard(seat, action.cards)
+        elif isinstance(action, Count):
+            self._claim(action.points)
+        elif isinstance(action, Muggins):
+            self._resolve_muggins(action.take)
+        elif isinstance(action, Cut):
+            if self.phase is Phase.STARTER:
+                self._turn_starter(self.stock[action.depth], action.depth)
+            else:
+                self._draw_for_deal(seat, self._cut_deck[action.depth])
+
+    # --- the cut for deal ----------------------------------------------------------------------
+
+    def _begin_cut_for_deal(self) -> None:
+        self.phase = Phase.CUT_FOR_DEAL
+        self._cut_deck = list(DECK)
+        self.rng.shuffle(self._cut_deck)
+        self._cuts = []
+
+    def _draw_for_deal(self, seat: int, card: Card) -> None:
+        self._cut_deck.remove(card)
+        self._cuts.append((seat, card))
+        if len(self._cuts) < self.rules.players:
+            return
+        low = min(c.rank for _, c in self._cuts)
+        lowest = [s for s, c in self._cuts if c.rank == low]
+        dealer = lowest[0] if len(lowest) == 1 else None
+        self._out.append(DealerChosen(tuple(self._cuts), dealer))
+        if dealer is None:
+            self._begin_cut_for_deal()  # equal cards: both (all) cut again
+        else:
+            self._start_game(dealer)
+
+    # --- games and deals -----------------------------------------------------------------------
+
+    def _start_game(self, dealer: int) -> None:
+        self.dealer = dealer
+        self.scores = [0] * self.rules.sides
+        self.phase = Phase.DEAL
+        if self.rules.three_for_last:
+            try:
+                self._score(self.pone, self.rules.three_for_last, Reason.THREE_FOR_LAST)
+            except _GameEnded:  # pragma: no cover - a target of 3 is rejected by Rules
+                raise AssertionError("three for last cannot win") from None
+
+    def _deal(self, action: DealHands) -> None:
+        n = self.rules.players
+        self.deal_number += 1
+        self.hands = [sorted(h, key=_card_index) for h in action.hands]  # kept sorted from here
+        self.dealt = [tuple(h) for h in action.hands]
+        self.kept = [() for _ in range(n)]
+        self.discards = [None] * n
+        self.crib = list(action.pack)
+        used = [False] * 52
+        for card in (*self.crib, *(c for h in action.hands for c in h)):
+            used[card.index] = True
+        self.stock = [c for c in DECK if not used[c.index]]
+        if self.pone in self.cut_seats:
+            self.rng.shuffle(self.stock)  # a seat will cut it by depth: give it a real order
+        self.starter = None
+        self.pile, self._pile_ranks, self.count = [], [], 0
+        self.played = []
+        self.passed = [False] * n
+        self.last_player = None
+        self._show = []
+        self.shown = []
+        self._muggins = None
+        self.phase = Phase.DISCARD
+        self._out.append(Dealt(self.dealer, tuple(self.dealt), len(action.pack)))
+
+    def _discard(self, seat: int, cards: tuple[Card, ...]) -> None:
+        hand = self.hands[seat]
+        for card in cards:
+            hand.remove(card)
+        self.discards[seat] = tuple(cards)
+        self.kept[seat] = tuple(hand)
+        self.crib.extend(cards)
+        self._out.append(Discarded(seat, tuple(cards), len(cards)))
+        if all(d is not None for d in self.discards):
+            self.phase = Phase.STARTER
+
+    def _turn_starter(self, card: Card, depth: int | None) -> None:
+        self.starter = card
+        self.stock.remove(card)
+        self._out.append(StarterTurned(card, self.pone, depth))
+        self.phase = Phase.PLAY
+        self.turn = self.pone
+        if card.rank == Rank.JACK:
+            self._score(self.dealer, HIS_HEELS_POINTS, Reason.HIS_HEELS, (card,))
+
+    # --- the play ------------------------------------------------------------------------------
+
+    def _play(self, seat: int, card: Card) -> None:
+        self.hands[seat].remove(card)
+        self.pile.append(card)
+        self._pile_ranks.append(card.rank)
+        self.count += card.pips
+        self.played.append((seat, card))
+        self.last_player = seat
+        self._out.append(CardPlayed(seat, card, self.count))
+        points = peg_points_ranks(self._pile_ranks, self.count)
+        if points:
+            self._score(seat, points, Reason.PLAY, tuple(self.pile))
+        if self.count == 31:
+            self._end_series()
+        else:
+            self._next_turn(seat)
+
+    def _say_go(self, seat: int) -> None:
+        self.passed[seat] = True
+        self._out.append(GoSaid(seat))
+
+    def _next_turn(self, after: int) -> None:
+        """Find the next seat that can come in; seats that cannot say go, with no cards skip."""
+        n = self.rules.players
+        limit = 31 - self.count
+        for i in range(1, n + 1):
+            seat = (after + i) % n
+            hand = self.hands[seat]
+            if not hand or self.passed[seat]:
+                continue
+            for card in hand:
+                if card.pips <= limit:
+                    self.turn = seat
+                    return
+            self._say_go(seat)
+        self._end_series()
+
+    def _end_series(self) -> None:
+        last = self.last_player
+        assert last is not None
+        cards_left = any(self.hands)
+        if self.count != 31:
+            if cards_left:
+                self._score(last, GO_POINTS, Reason.GO)
+            else:
+                self._score(last, LAST_CARD_POINTS, Reason.LAST_CARD)
+        if not cards_left or not self.rules.second_series:
+            self._begin_show()
+            return
+        n = self.rules.players
+        leader = next((last + i) % n for i in range(1, n + 1) if self.hands[(last + i) % n])
+        self.pile, self._pile_ranks, self.count = [], [], 0
+        self.passed = [False] * n
+        self.turn = leader
+        self._out.append(CountReset(leader))
+
+    # --- the show ------------------------------------------------------------------------------
+
+    def _begin_show(self) -> None:
+        n = self.rules.players
+        self.phase = Phase.SHOW
+        self._show = [((self.dealer + i) % n, False) for i in range(1, n + 1)]
+        self._show.append((self.dealer, True))
+        self._run_show()
+
+    def _show_cards(self, seat: int, crib: bool) -> tuple[Card, ...]:
+        return tuple(self.crib) if crib else self.kept[seat]
+
+    def _show_total(self, seat: int, crib: bool) -> int:
+        cards = self._show_cards(seat, crib)
+        starter = self.starter
+        assert starter is not None
+        total = hand_total([c.index for c in cards], starter.index, crib)
+        if crib and not self.rules.nobs_in_crib:
+            jack = Card(Rank.JACK, starter.suit)
+            if jack in cards:
+                total -= 1
+        return total
+
+    def _run_show(self) -> None:
+        """Count automatic hands in order until a manual count is due or the deal is done."""
+        while self._show:
+            seat, crib = self._show[0]
+            if seat in self.manual_count:
+                return
+            total = self._show_total(seat, crib)
+            self._count_hand(seat, crib, total, total)
+            self._show.pop(0)
+        self._end_deal()
+
+    def _count_hand(self, seat: int, crib: bool, total: int, claimed: int) -> None:
+        cards = self._show_cards(seat, crib)
+        starter = self.starter
+        assert starter is not None
+        self.shown.append((seat, crib, cards))
+        self._out.append(
+            HandCounted(seat, cards, starter, crib, total, claimed, self.rules.nobs_in_crib)
+        )
+        if claimed:
+            self._score(seat, claimed, Reason.CRIB if crib else Reason.HAND, cards)
+
+    def _claim(self, points: int) -> None:
+        seat, crib = self._show[0]
+        total = self._show_total(seat, crib)
+        self._count_hand(seat, crib, total, points)
+        if points < total and self.rules.muggins:
+            self._muggins = ((seat + 1) % self.rules.players, total - points)
+            return
+        self._show.pop(0)
+        self._run_show()
+
+    def _resolve_muggins(self, take: bool) -> None:
+        assert self._muggins is not None
+        opponent, missed = self._muggins
+        self._muggins = None
+        self._show.pop(0)
+        if take:
+            self._score(opponent, missed, Reason.MUGGINS)
+        self._run_show()
+
+    @property
+    def pending_muggins(self) -> int | None:
+        """Points an opponent may take by muggins now, if that decision is pending."""
+        return None if self._muggins is None else self._muggins[1]
+
+    def _end_deal(self) -> None:
+        self._out.append(DealDone(tuple(self.scores)))
+        self.dealer = self.pone
+        self.phase = Phase.DEAL
+
+    # --- scoring and the end of a game ---------------------------------------------------------
+
+    def _score(self, seat: int, points: int, reason: Reason, cards: tuple[Card, ...] = ()) -> None:
+        side = self.rules.side_of(seat)
+        target = self.rules.target
+        score = min(self.scores[side] + points, target)
+        self.scores[side] = score
+        self._out.append(Scored(seat, side, points, reason, score, cards))
+        if score >= target:
+            self._game_over(side)
+            raise _GameEnded
+
+    def _game_over(self, winner: int) -> None:
+        rules = self.rules
+        losers = [s for s in range(rules.sides) if s != winner]
+        best_loser = max(self.scores[s] for s in losers)
+        skunk = rules.skunk_level(best_loser)
+        points = rules.game_points[skunk]
+        self.match_points[winner] += points
+        self._out.append(
+            GameOver(winner, tuple(self.scores), skunk, points, tuple(self.match_points))
+        )
+        if self.match_points[winner] >= rules.match_games // 2 + 1:
+            self.winner = winner
+            self._out.append(MatchOver(winner, tuple(self.match_points)))
+            self.phase = Phase.GAME_OVER
+            return
+        # The loser (the lowest score, nearest the old dealer's left) deals the next game.
+        n = rules.players
+        low = min(self.scores)
+        seats = [(self.dealer + i) % n for i in range(1, n + 1)]
+        self._next_dealer = next(s for s in seats if self.scores[rules.side_of(s)] == low)
+
+    def _after_game(self) -> None:
+        if self.phase is Phase.GAME_OVER:
+            return
+        self.game_number += 1
+        self._muggins = None
+        self._start_game(self._next_dealer)
+
+    # --- views -------------------------------------------------------------------------------
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may see now (no other seat's hidden cards, no stock order)."""
+        to_move = self.to_move
+        to_count: tuple[Card, ...] = ()
+        counting_crib = False
+        if to_move == seat and self.phase is Phase.SHOW and self._muggins is None:
+            counting_crib = self._show[0][1]
+            to_count = self._show_cards(seat, counting_crib)
+        return Observation(
+            rules=self.rules,
+            seat=seat,
+            phase=self.phase,
+            to_move=to_move,
+            dealer=self.dealer,
+            scores=tuple(self.scores),
+            match_points=tuple(self.match_points),
+            game_number=self.game_number,
+            hand=tuple(self.hands[seat]),
+            kept=self.kept[seat],
+            discards=self.discards[seat] or (),
+            starter=self.starter,
+            pile=tuple(self.pile),
+            count=self.count,
+            played=tuple(self.played),
+            passed=tuple(self.passed),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            shown=tuple(self.shown),
+            legal=tuple(self.legal_actions()) if to_move == seat else (),
+            pending_claim=self.pending_muggins if to_move == seat else None,
+            to_count=to_count,
+            counting_crib=counting_crib,
+        )
+
+    def events_for(self, seat: int, events: Sequence[Event] | None = None) -> list[Event]:
+        """The events as ``seat`` may see them: other hands and discards hidden."""
+        return [redact(e, seat) for e in (self.events if events is None else events)]
+
+    def clone(self) -> Game:
+        """An independent copy (for search); the copy's RNG continues from the same state."""
+        other = object.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        other.rng = rng
+        other.scores = list(self.scores)
+        other.match_points = list(self.match_points)
+        other.log = list(self.log)
+        other.events = list(self.events)
+        other.hands = [list(h) for h in self.hands]
+        other.dealt = list(self.dealt)
+        other.kept = list(self.kept)
+        other.discards = list(self.discards)
+        other.crib = list(self.crib)
+        other.stock = list(self.stock)
+        other.pile = list(self.pile)
+        other._pile_ranks = list(self._pile_ranks)
+        other.played = list(self.played)
+        other.passed = list(self.passed)
+        other._show = list(self._show)
+        other.shown = list(self.shown)
+        other._cut_deck = list(self._cut_deck)
+        other._cuts = list(self._cuts)
+        return other
+
+    def __repr__(self) -> str:
+        scores = "-".join(map(str, self.scores))
+        return f"<Game {self.rules.name} seed={self.seed} {self.phase.value} scores {scores}>"
+
+
+def redact(event: Event, seat: int) -> Event:
+    """``event`` as ``seat`` may see it."""
+    if isinstance(event, Dealt):
+        hands = tuple(h if i == seat else None for i, h in enumerate(event.hands))
+        return Dealt(event.dealer, hands, event.pack_to_crib)
+    if isinstance(event, Discarded) and event.seat != seat:
+        return Discarded(event.seat, None, event.count)
+    return event
