@@ -140,6 +140,7 @@ _RANK_PATTERN: Final = "|".join(sorted(map(re.escape, _RANK_ALIASES), key=len, r
 _SUIT_PATTERN: Final = "|".join(sorted(map(re.escape, _SUIT_ALIASES), key=len, reverse=True))
 _CARD_RE: Final = re.compile(rf"({_RANK_PATTERN})(?:\s+of\s+|-of-|\s*)({_SUIT_PATTERN})")
 _COMPACT_RE: Final = re.compile(r"(?:10|[a2-9tjqk])[cdhs♣♦♥♠♧♢♡♤]")
+_COMPACT_ALL_RE: Final = re.compile(f"(?:{_COMPACT_RE.pattern})+")
 
 
 class Card:
@@ -277,26 +278,36 @@ def parse_rank(text: str) -> Rank:
     return rank
 
 
-def parse_card(text: str) -> Card:
-    """Read exactly one card; raise `CardError` naming the token if it is not one."""
+def parse_card(text: CardLike) -> Card:
+    """Read exactly one card; raise `CardError` naming the token if it is not one.
+
+    A `Card` is returned as it is, so callers may pass either.
+
+    >>> parse_card("Q♥"), parse_card("queen of hearts") is parse_card("qh")
+    (Card.parse('QH'), True)
+    """
     if isinstance(text, Card):
         return text
     if not isinstance(text, str):
         raise CardError(f"not a card: {text!r}")
-    match = _CARD_RE.fullmatch(_normal(text))
+    norm = _normal(text)
+    match = _CARD_RE.fullmatch(norm)
     if match is None:
-        hint = " (a rank alone is not a card here; add a suit)" if _normal(text) in _RANK_ALIASES else ""
+        hint = " (a rank alone is not a card here; add a suit)" if norm in _RANK_ALIASES else ""
         raise CardError(f"not a card: {text!r}{hint}")
     return Card(_RANK_ALIASES[match[1]], _SUIT_ALIASES[match[2]])
 
 
 def _tokens(text: str) -> list[str]:
-    """Split on commas and spaces, joining ``king of diamonds`` into one token."""
-    words = [w for w in re.split(r"[\s,;]+", _normal(text)) if w]
+    """Split on commas and spaces, joining ``king of diamonds`` into one token.
+
+    Tokens keep the user's spelling, so that an error names what was typed.
+    """
+    words = [w for w in re.split(r"[\s,;]+", text.strip()) if w]
     tokens: list[str] = []
     i = 0
     while i < len(words):
-        if i + 2 < len(words) and words[i + 1] == "of":
+        if i + 2 < len(words) and words[i + 1].lower() == "of":
             tokens.append(f"{words[i]} of {words[i + 2]}")
             i += 3
         else:
@@ -310,8 +321,9 @@ def _parse_token(token: str) -> list[Card]:
         return [parse_card(token)]
     except CardError:
         # Compact forms such as "5h5c5sjd" hold several cards in one token.
-        if len(token) >= 4 and re.fullmatch(f"(?:{_COMPACT_RE.pattern})+", token):
-            return [parse_card(t) for t in _COMPACT_RE.findall(token)]
+        norm = _normal(token)
+        if len(norm) >= 4 and _COMPACT_ALL_RE.fullmatch(norm):
+            return [parse_card(t) for t in _COMPACT_RE.findall(norm)]
         raise
 
 

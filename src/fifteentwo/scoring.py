@@ -53,7 +53,7 @@ PAIR_NAMES: Final = ("", "", "pair", "pair royal", "double pair royal")
 
 def his_heels(starter: CardLike) -> int:
     """Points the dealer pegs when the starter is turned: 2 for a jack, else 0."""
-    return HIS_HEELS_POINTS if parse_card(starter).rank == Rank.JACK else 0  # type: ignore[arg-type]
+    return HIS_HEELS_POINTS if parse_card(starter).rank == Rank.JACK else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +71,28 @@ class ScoreItem:
         return {"kind": self.kind, "cards": [c.short for c in self.cards], "points": self.points}
 
 
-_NUMBER_WORDS: Final = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+_NUMBER_WORDS: Final = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+)
 _TENS_WORDS: Final = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty")
 
 
@@ -130,10 +151,7 @@ def _run_phrase(runs: list[ScoreItem], pairs: list[ScoreItem]) -> tuple[str, int
     points = sum(r.points for r in runs) + sum(p.points for p in inner)
     size = _NUMBER_WORDS[length]
     names = {1: f"a run of {size}", 2: f"a double run of {size}", 3: f"a triple run of {size}"}
-    if len(runs) == 4:
-        name = f"a double double run of {size}"
-    else:
-        name = names[len(runs)]
+    name = f"a double double run of {size}" if len(runs) == 4 else names[len(runs)]
     for p in inner:
         pairs.remove(p)
     return name, points
@@ -155,8 +173,7 @@ def _say(items: Sequence[ScoreItem]) -> str:
         rest.append(("two pairs", 4))
     for p in pairs:
         if p.kind != "pair" or pair_count == 1:
-            article = "a" if p.kind != "double pair royal" else "a"
-            rest.append((f"{article} {p.kind}", p.points))
+            rest.append((f"a {p.kind}", p.points))
     if run_phrase:
         rest.append(run_phrase)
     for item in items:
@@ -279,6 +296,7 @@ def _build_rank_table() -> dict[int, int]:
     pips_of = _PIPS_OF_RANK
     # A node: (size, key, ways, last rank, copies of it, pair points, run length, run product,
     # closed-run points). ways[s] counts the card subsets summing to s (s <= 15).
+    stack: list[tuple[int, int, tuple[int, ...], int, int, int, int, int, int]]
     stack = [(0, 0, (1,) + (0,) * 15, 0, 0, 0, 0, 1, 0)]
     while stack:
         size, key, ways, last, same, pairs, run_len, run_prod, closed = stack.pop()
@@ -301,9 +319,7 @@ def _build_rank_table() -> dict[int, int]:
                 points = 2 * (ways[15] + ways[15 - pips]) + n_pairs + n_closed
                 table[n_key] = points + n_len * n_prod if n_len >= 3 else points
             if size < 4:
-                n_ways = ways[:pips] + tuple(
-                    w + v for w, v in zip(ways[pips:], ways, strict=False)
-                )
+                n_ways = ways[:pips] + tuple(w + v for w, v in zip(ways[pips:], ways, strict=False))
                 stack.append((size + 1, n_key, n_ways, r, n_same, n_pairs, n_len, n_prod, n_closed))
     return table
 
@@ -358,7 +374,7 @@ def hand_total4(a: int, b: int, c: int, d: int, s: int, crib: bool = False) -> i
         elif not crib:
             total += 4
     j = _NOBS_JACK[s]
-    if j == a or j == b or j == c or j == d:  # noqa: PLR1714 (faster than building a tuple)
+    if j == a or j == b or j == c or j == d:  # noqa: PLR1714, SIM109 (no tuple: faster)
         total += 1
     return total
 
@@ -443,7 +459,7 @@ def _tail3_table() -> tuple[int, ...]:
     for a in range(1, 14):
         for b in range(1, 14):
             for c in range(1, 14):
-                if a != b and a != c and b != c and max(a, b, c) - min(a, b, c) <= 6:
+                if len({a, b, c}) == 3 and max(a, b, c) - min(a, b, c) <= 6:
                     table[(a * 14 + b) * 14 + c] = (1 << a) | (1 << b) | (1 << c)
     return tuple(table)
 
@@ -483,7 +499,7 @@ def peg_points_ranks(ranks: Sequence[int], count: int | None = None) -> int:
     third = ranks[-3]
     seen = _TAIL3[(last * 14 + prev) * 14 + third]
     if not seen:
-        if count <= 31 or third == last or third == prev:
+        if count <= 31 or third in (last, prev):
             return points
         # Past 31 (never in play, where 8 distinct ranks count at least 36) runs may be longer.
         seen = (1 << last) | (1 << prev) | (1 << third)

@@ -1,0 +1,182 @@
+"""Plain-English lines for engine events, from one seat's point of view.
+
+Used by the plain line mode as its output and by the Textual app for its log, so both tell the
+game the same way. ``quiet`` gives the short forms (BSD's ``-q``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from fifteentwo.actions import (
+    CardPlayed,
+    CountReset,
+    DealDone,
+    DealerChosen,
+    Dealt,
+    Discarded,
+    Event,
+    GameOver,
+    GoSaid,
+    HandCounted,
+    MatchOver,
+    Reason,
+    Scored,
+    StarterTurned,
+)
+from fifteentwo.cards import Card
+from fifteentwo.rules import Rules
+from fifteentwo.scoring import number_word, peg_score
+
+__all__ = ["Describer", "cards_text"]
+
+SKUNK_WORDS = ("", "a skunk", "a double skunk")
+
+
+def cards_text(cards: Iterable[Card], *, ascii_only: bool = False) -> str:
+    """Cards for people: ``5♥ J♦`` (or ``5H JD`` with ``ascii_only``)."""
+    return " ".join(c.short if ascii_only else c.unicode for c in cards)
+
+
+class Describer:
+    """Turns events into sentences for one viewer."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        names: Sequence[str],
+        viewer: int | None,
+        *,
+        quiet: bool = False,
+        ascii_only: bool = False,
+    ) -> None:
+        self.rules = rules
+        self.names = list(names)
+        self.viewer = viewer
+        self.quiet = quiet
+        self.ascii_only = ascii_only
+
+    def who(self, seat: int, *, capital: bool = True) -> str:
+        """``You`` for the viewer, else the seat's name."""
+        if seat == self.viewer:
+            return "You" if capital else "you"
+        return self.names[seat]
+
+    def side_name(self, side: int) -> str:
+        """A score's owner: a player, or a partnership."""
+        if not self.rules.partnerships:
+            return self.who(side)
+        a, b = side, side + 2
+        return f"{self.who(a)} and {self.who(b, capital=False)}"
+
+    def verb(self, seat: int, you: str, other: str) -> str:
+        """The verb form for the subject (``You play`` / ``Ann plays``)."""
+        return you if seat == self.viewer else other
+
+    def cards(self, cards: Iterable[Card]) -> str:
+        """Cards as this describer prints them."""
+        return cards_text(cards, ascii_only=self.ascii_only)
+
+    def scores(self, scores: Sequence[int]) -> str:
+        """``You 45, Computer 50``."""
+        return ", ".join(f"{self.side_name(i)} {s}" for i, s in enumerate(scores))
+
+    def lines(self, events: Iterable[Event]) -> list[str]:
+        """All the sentences for some events (some events say nothing)."""
+        out = []
+        for event in events:
+            text = self.describe(event)
+            if text:
+                out.append(text)
+        return out
+
+    def describe(self, event: Event) -> str | None:  # noqa: C901 - one branch per event type
+        """One sentence for one event, or None when there is nothing worth saying."""
+        if isinstance(event, DealerChosen):
+            cuts = "; ".join(
+                f"{self.who(s)} {self.verb(s, 'cut', 'cuts')} {self.cards([c])}"
+                for s, c in event.cuts
+            )
+            if event.dealer is None:
+                return f"{cuts}: a tie, so cut again."
+            return f"{cuts}. {self.who(event.dealer)} {self.verb(event.dealer, 'deal', 'deals')} first."
+        if isinstance(event, Dealt):
+            crib = "your" if event.dealer == self.viewer else f"{self.names[event.dealer]}'s"
+            text = f"{self.who(event.dealer)} {self.verb(event.dealer, 'deal', 'deals')}; it is {crib} crib."
+            if self.viewer is not None and event.hands[self.viewer] is not None:
+                hand = sorted(event.hands[self.viewer] or ())
+                text += f" Your hand: {self.cards(hand)}."
+            return text
+        if isinstance(event, Discarded):
+            if event.cards is not None and event.seat == self.viewer:
+                return f"You lay away {self.cards(event.cards)}."
+            if self.quiet:
+                return None
+            n = number_word(event.count)
+            noun = "card" if event.count == 1 else "cards"
+            return f"{self.who(event.seat)} lays away {n} {noun}."
+        if isinstance(event, StarterTurned):
+            return f"The starter is {self.cards([event.card])}."
+        if isinstance(event, CardPlayed):
+            return (
+                f"{self.who(event.seat)} {self.verb(event.seat, 'play', 'plays')} "
+                f"{self.cards([event.card])} for {event.count}."
+            )
+        if isinstance(event, GoSaid):
+            return f"{self.who(event.seat)} {self.verb(event.seat, 'say', 'says')} go."
+        if isinstance(event, CountReset):
+            if self.quiet:
+                return None
+            return f"The count starts again; {self.who(event.leader, capital=False)} to lead."
+        if isinstance(event, Scored):
+            return self._scored(event)
+        if isinstance(event, HandCounted):
+            return self._counted(event)
+        if isinstance(event, DealDone):
+            return f"Scores: {self.scores(event.scores)}."
+        if isinstance(event, GameOver):
+            skunk = f", {SKUNK_WORDS[event.skunk]}" if event.skunk else ""
+            score = "-".join(str(s) for s in sorted(event.scores, reverse=True))
+            win = self.verb(event.winner, "win", "wins") if not self.rules.partnerships else "win"
+            return f"{self.side_name(event.winner)} {win} the game {score}{skunk}."
+        if isinstance(event, MatchOver):
+            if self.rules.match_games == 1:
+                return None
+            points = "-".join(str(p) for p in event.match_points)
+            win = self.verb(event.winner, "win", "wins")
+            return f"{self.side_name(event.winner)} {win} the match ({points} in game points)."
+        return None
+
+    def _scored(self, event: Scored) -> str | None:
+        if event.reason in (Reason.HAND, Reason.CRIB):
+            return None  # said with the count itself
+        who = self.who(event.seat)
+        peg = self.verb(event.seat, "peg", "pegs")
+        if event.reason is Reason.PLAY:
+            what = peg_score(event.cards).say()
+            return f"{who}: {what}." if self.quiet else f"{who} {peg} {event.points}: {what}."
+        what = {
+            Reason.GO: "for the go",
+            Reason.LAST_CARD: "for last card",
+            Reason.HIS_HEELS: "for his heels",
+            Reason.THREE_FOR_LAST: "for three for last",
+            Reason.MUGGINS: "by muggins",
+        }[event.reason]
+        return f"{who} {peg} {event.points} {what}."
+
+    def _counted(self, event: HandCounted) -> str:
+        owner = self.who(event.seat)
+        if event.crib:
+            subject = (
+                "Your crib" if event.seat == self.viewer else f"{self.names[event.seat]}'s crib"
+            )
+        else:
+            subject = "Your hand" if event.seat == self.viewer else f"{owner}'s hand"
+        cards = f"{self.cards(event.cards)} with {self.cards([event.starter])}"
+        if self.quiet:
+            text = f"{subject} ({cards}): {event.total}."
+        else:
+            text = f"{subject} ({cards}): {event.score().say()} ({event.total})."
+        if event.claimed != event.total:
+            text += f" {self.verb(event.seat, 'You', owner)} claimed {event.claimed}."
+        return text
