@@ -90,7 +90,7 @@ class Describer:
                 out.append(text)
         return out
 
-    def describe(self, event: Event) -> str | None:  # noqa: C901 - one branch per event type
+    def describe(self, event: Event) -> str | None:
         """One sentence for one event, or None when there is nothing worth saying."""
         if isinstance(event, DealerChosen):
             cuts = "; ".join(
@@ -99,10 +99,12 @@ class Describer:
             )
             if event.dealer is None:
                 return f"{cuts}: a tie, so cut again."
-            return f"{cuts}. {self.who(event.dealer)} {self.verb(event.dealer, 'deal', 'deals')} first."
+            dealer = event.dealer
+            return f"{cuts}. {self.who(dealer)} {self.verb(dealer, 'deal', 'deals')} first."
         if isinstance(event, Dealt):
             crib = "your" if event.dealer == self.viewer else f"{self.names[event.dealer]}'s"
-            text = f"{self.who(event.dealer)} {self.verb(event.dealer, 'deal', 'deals')}; it is {crib} crib."
+            deals = self.verb(event.dealer, "deal", "deals")
+            text = f"{self.who(event.dealer)} {deals}; it is {crib} crib."
             if self.viewer is not None and event.hands[self.viewer] is not None:
                 hand = sorted(event.hands[self.viewer] or ())
                 text += f" Your hand: {self.cards(hand)}."
