@@ -7,6 +7,7 @@
 2
 """
 
+from fifteentwo.analysis import analyze_discard
 from fifteentwo.cards import DECK, Card, Rank, Suit, parse_card, parse_cards
 from fifteentwo.errors import (
     CardError,
@@ -42,6 +43,7 @@ __all__ = [
     "ScoreItem",
     "Suit",
     "__version__",
+    "analyze_discard",
     "hand_total",
     "his_heels",
     "parse_card",

@@ -36,7 +36,14 @@ from fifteentwo.analysis.tables import (
     triple_index,
 )
 
-__all__ = ["RandomCards", "crib_show_means", "uniform_cards", "weighted_pair"]
+__all__ = [
+    "CribTableEntry",
+    "RandomCards",
+    "crib_show_means",
+    "crib_table",
+    "uniform_cards",
+    "weighted_pair",
+]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -119,8 +126,8 @@ def weighted_pair(unseen: Sequence[int], pair_weights: FloatArray) -> RandomCard
     suits = np.bincount(suit, minlength=4)
     return RandomCards(
         count=3,
-        ranks=ranks_q,
-        flush=flush,
+        ranks=ranks_q.astype(np.float64),
+        flush=flush.astype(np.float64),
         starter_suit=suits / n,
         other_nobs=other_nobs,
         starter_jack=float((rank == 10).sum()) / n,
@@ -155,3 +162,67 @@ def crib_show_means(throws: Sequence[Sequence[int]], draw: RandomCards) -> Float
             if c in JACK_INDICES:
                 means[i] += draw.starter_suit[c & 3]
     return means
+
+
+@dataclass(frozen=True, slots=True)
+class CribTableEntry:
+    """Expected crib show points for one class of two-card throw, given only those two cards:
+    the opponent's pair and the starter come from the other 50 cards."""
+
+    low: int
+    """Lower rank, 1..13."""
+    high: int
+    """Higher rank (equal to ``low`` for a pair)."""
+    suited: bool
+    """Both cards of one suit (never for a pair)."""
+    uniform: float
+    """Opponent's pair uniform over the other cards (the same to either player's crib)."""
+    dealer: float
+    """Thrown to our own crib; the pone throws sensibly (baulks)."""
+    pone: float
+    """Thrown to the dealer's crib; the dealer throws sensibly (feeds his crib)."""
+
+    @property
+    def label(self) -> str:
+        """``5-5``, ``5-J``, ``K-A``-style name with an ``s`` for suited: ``7-8s``."""
+        letters = "A23456789TJQK"
+        return f"{letters[self.low - 1]}-{letters[self.high - 1]}{'s' if self.suited else ''}"
+
+    def to_json(self) -> dict[str, object]:
+        """``{"ranks": [low, high], "suited", "uniform", "dealer", "pone"}``."""
+        return {
+            "ranks": [self.low, self.high],
+            "suited": self.suited,
+            "uniform": self.uniform,
+            "dealer": self.dealer,
+            "pone": self.pone,
+        }
+
+
+@cache
+def crib_table(game: str = "six-card") -> tuple[CribTableEntry, ...]:
+    """Every class of two-card throw (91 rank pairs; suited and offsuit) with its expected crib
+    show points under each model: 169 entries, pairs first within each low rank.
+
+    His heels is left out (it does not depend on the throw unless a jack is thrown), as in the
+    published tables.
+    """
+    from fifteentwo.analysis.throws import throw_weights  # package data, loaded on first use
+
+    feed, baulk = throw_weights(game, "dealer"), throw_weights(game, "pone")
+    entries = []
+    for low in range(13):
+        for high in range(low, 13):
+            for suited in (False, True) if high > low else (False,):
+                throw = (low * 4, high * 4 + (0 if suited else 1))
+                unseen = [c for c in range(52) if c not in throw]
+                values = [
+                    float(crib_show_means([throw], model)[0])
+                    for model in (
+                        uniform_cards(unseen, 3),
+                        weighted_pair(unseen, baulk),
+                        weighted_pair(unseen, feed),
+                    )
+                ]
+                entries.append(CribTableEntry(low + 1, high + 1, suited, *values))
+    return tuple(entries)

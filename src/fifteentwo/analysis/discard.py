@@ -1,10 +1,10 @@
 """Exact discard analysis: every way to lay away cards, valued over every starter and crib.
 
 >>> a = analyze_discard("5h 5c jd qs 2h 9c", dealer=True)
->>> len(a), a.best.throw_text, round(a.best.total, 2)
-(15, '2H 9C', 14.63)
->>> a.best.keep_text, a.best.hand.min, a.best.hand.max
-('5C 5H JD QS', 12, 22)
+>>> len(a), a.best.keep_text, a.best.throw_text
+(15, '5C 5H JD QS', '2H 9C')
+>>> round(a.best.hand.mean, 3), a.best.hand.min, a.best.hand.max, round(a.best.total, 3)
+(12.696, 10, 21, 17.059)
 
 Hand values are averaged over the 46 possible starters. Crib values are exact expectations over
 the starter and the other crib cards under an opponent model (see `fifteentwo.analysis.crib`),
@@ -19,13 +19,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
 from types import MappingProxyType
-from typing import Final, Literal, overload
+from typing import TYPE_CHECKING, Final, Literal, overload
 
-from fifteentwo.analysis.crib import RandomCards, crib_show_means, uniform_cards, weighted_pair
-from fifteentwo.analysis.throws import throw_weights
 from fifteentwo.cards import Card, CardLike, to_cards
 from fifteentwo.errors import CardError, FifteenTwoError
 from fifteentwo.scoring import HIS_HEELS_POINTS, hand_total, hand_total4
+
+if TYPE_CHECKING:
+    from fifteentwo.analysis.crib import RandomCards
 
 __all__ = [
     "OPPONENT_MODELS",
@@ -217,12 +218,16 @@ def _hand_stats(keep: tuple[int, ...], unseen: list[int]) -> HandStats:
 def _random_cards(
     unseen: list[int], thrown: int, game: str | None, dealer: bool, opponent: str
 ) -> RandomCards:
+    from fifteentwo.analysis.crib import uniform_cards, weighted_pair  # numpy: on first use
+
     if opponent == "uniform":
         return uniform_cards(unseen, 5 - thrown)
     if opponent != "sensible":
         raise AnalysisError(f"unknown opponent model {opponent!r}: choose uniform or sensible")
     if game is None:
         raise AnalysisError("the sensible opponent model covers two-player games only")
+    from fifteentwo.analysis.throws import throw_weights  # loads package data: only when used
+
     # The opponent throws as the other role: to our crib as pone, or to his own as dealer.
     return weighted_pair(unseen, throw_weights(game, "pone" if dealer else "dealer"))
 
@@ -241,6 +246,8 @@ def analyze_discard(
     four-player, whether our side deals). ``opponent``: ``uniform`` or ``sensible``; see
     docs/analysis.md for the exact models.
     """
+    from fifteentwo.analysis.crib import crib_show_means  # numpy: imported on first use
+
     hand = sorted(to_cards(cards))
     if len(hand) != len({c.index for c in hand}):  # to_cards checks too; cheap insurance
         raise CardError("duplicate card")

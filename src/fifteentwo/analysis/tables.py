@@ -29,10 +29,13 @@ __all__ = [
     "BINOMIAL",
     "POWERS",
     "crib_rank_table",
+    "hand_rank_table",
     "multiset_index",
     "multiset_keys",
+    "multiset_weights",
     "multisets",
     "rank_points_of_counts",
+    "triple_index",
 ]
 
 IntArray = npt.NDArray[np.int64]
@@ -95,7 +98,9 @@ def multiset_index(size: int, ranks: npt.ArrayLike) -> IntArray:
 def _index_of_keys(size: int, keys: npt.NDArray[np.int64]) -> IntArray:
     sorted_keys, order = _key_order(size)
     pos = np.searchsorted(sorted_keys, keys)
-    if np.any(pos >= len(sorted_keys)) or np.any(sorted_keys[np.minimum(pos, len(sorted_keys) - 1)] != keys):
+    if np.any(pos >= len(sorted_keys)) or np.any(
+        sorted_keys[np.minimum(pos, len(sorted_keys) - 1)] != keys
+    ):
         raise ValueError("not a multiset of the given size with at most four of a rank")
     result: IntArray = order[pos]
     return result

@@ -22,7 +22,7 @@ import io
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import cache
 from importlib import resources
 from itertools import combinations, product
@@ -49,6 +49,7 @@ __all__ = [
     "pair_counts",
     "patterns",
     "stored_tallies",
+    "suit_assignments",
     "throw_weights",
 ]
 
@@ -92,7 +93,7 @@ def pair_counts() -> IntArray:
     return counts
 
 
-def _suit_assignments(pattern: tuple[int, ...]) -> IntArray:
+def suit_assignments(pattern: tuple[int, ...]) -> IntArray:
     """Every way to give suits to a hand of this pattern (within a rank, suits increase, as
     the cards sort by index)."""
     per_rank = [list(combinations(range(4), part)) for part in pattern]
@@ -100,15 +101,28 @@ def _suit_assignments(pattern: tuple[int, ...]) -> IntArray:
     return np.array(rows, dtype=np.int64)
 
 
-def build_pattern_tallies(hand_size: int, pattern: tuple[int, ...]) -> IntArray:
-    """Thrown-pair counts [role, low rank, high rank, suited] over all deals of one pattern."""
+def build_pattern_tallies(
+    hand_size: int,
+    pattern: tuple[int, ...],
+    *,
+    rank_sets: Sequence[Sequence[int]] | None = None,
+    suit_rows: Sequence[int] | None = None,
+) -> IntArray:
+    """Thrown-pair counts [role, low rank, high rank, suited] over all deals of one pattern.
+
+    ``rank_sets`` (distinct 0-based ranks, one per part of the pattern) and ``suit_rows`` (rows
+    of `suit_assignments`) restrict the deals counted, so tests can check a sample by hand.
+    """
     kept = hand_size - 2
     unseen = 52 - hand_size
     denom = comb(unseen, 3)  # values below are expectations times this (exact integers)
     hand_scale = denom // unseen
     positions = np.repeat(np.arange(len(pattern)), pattern)
-    rank_sets = np.array(list(combinations(range(13), len(pattern))), dtype=np.int64)
-    ranks = rank_sets[:, positions]  # [multiset, position], 0-based, non-decreasing
+    if rank_sets is None:
+        rank_sets = list(combinations(range(13), len(pattern)))
+    ranks = np.array(rank_sets, dtype=np.int64).reshape(-1, len(pattern))[
+        :, positions
+    ]  # [multiset, position], 0-based, non-decreasing
     counts = np.zeros((len(ranks), 13), dtype=np.int64)
     np.add.at(counts, (np.arange(len(ranks))[:, None], ranks), 1)
     discards = list(combinations(range(hand_size), 2))
@@ -125,7 +139,9 @@ def build_pattern_tallies(hand_size: int, pattern: tuple[int, ...]) -> IntArray:
     base_dealer = hand_scale * hand_rank + crib_rank
     base_pone = hand_scale * hand_rank - crib_rank
     # Suit parts, per [suit assignment, discard].
-    suits = _suit_assignments(pattern)
+    suits = suit_assignments(pattern)
+    if suit_rows is not None:
+        suits = suits[np.asarray(suit_rows, dtype=np.int64)]
     left = 13 - np.stack([(suits == s).sum(axis=1) for s in range(4)], axis=1)  # unseen/suit
     kept_suits = suits[:, keep_pos]
     keep_flush = (kept_suits == kept_suits[:, :, :1]).all(axis=2)
@@ -212,6 +228,7 @@ def write_data(path: Path | None = None) -> Path:
     try:
         with os.fdopen(fd, "wb") as fh:
             np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
+        os.chmod(tmp, 0o644)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -16,7 +16,7 @@ from typing import NoReturn
 from fifteentwo import __version__
 from fifteentwo.errors import FifteenTwoError
 
-COMMANDS = ("score", "stats")
+COMMANDS = ("score", "stats", "discard", "equity")
 """Subcommand modules under `fifteentwo.cli`, in the order ``--help`` lists them."""
 
 DEFAULT_COMMAND = "score"

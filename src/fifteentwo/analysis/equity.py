@@ -1,0 +1,277 @@
+"""Win probability (equity) of every two-player position: P(win | my score, opponent's score,
+who deals next), and the expected game points with skunks.
+
+How it is built (``cribbage equity --build``): computer players play many complete deals, and
+each deal is kept as its ordered list of scores, (dealer or pone, points), exactly as they were
+pegged: his heels, the play, the pone's hand, the dealer's hand, the crib. A backward dynamic
+programme over positions then replays every sampled deal from every position: whoever first
+reaches the target during the deal wins there and then (so pegging out first, or counting first
+in the show, matters); otherwise the position moves on with the deal passing. Positions are
+solved from high scores down, because every deal scores at least one point (the last card).
+
+The tables (121 and 61 up) ship as package data and load in milliseconds.
+
+>>> p = win_probability(0, 0, my_deal=True)
+>>> 0.5 < p < 0.6
+True
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from fifteentwo.errors import FifteenTwoError
+
+__all__ = [
+    "DealSample",
+    "EquityTable",
+    "build_tables",
+    "expected_game_points",
+    "load_table",
+    "sample_deals",
+    "solve",
+    "win_probability",
+]
+
+TARGETS: Final = (121, 61)
+SKUNK_LINES: Final = {121: (91, 61), 61: (31, 1)}
+"""(skunk, double skunk) lines: the loser below them loses 2 or 4 game points."""
+GAME_POINTS: Final = (1, 2, 4)
+DATA_FILE: Final = "equity.npz"
+
+DealSample = list[tuple[bool, int]]
+"""One deal's scores in the order pegged: (scored by the dealer?, points)."""
+
+
+class EquityError(FifteenTwoError, ValueError):
+    """A position outside the table, or a missing/corrupt table."""
+
+
+@dataclass(frozen=True)
+class EquityTable:
+    """Solved values for one target: ``win[a, b, d]`` and ``points[a, b, d]``.
+
+    ``a`` is my score, ``b`` the opponent's (0..target-1), ``d`` is 1 when I deal next.
+    ``points`` is my expected game points minus the opponent's (skunks count 2 and 4).
+    """
+
+    target: int
+    win: npt.NDArray[np.float64]
+    points: npt.NDArray[np.float64]
+    deals: int
+    """How many sampled deals the table was solved from."""
+    source: str
+    """Which players produced the deals."""
+
+    def win_probability(self, my_score: int, opp_score: int, my_deal: bool) -> float:
+        """P(I win) from this position, before the next deal."""
+        t = self.target
+        if my_score >= t:
+            return 1.0
+        if opp_score >= t:
+            return 0.0
+        if my_score < 0 or opp_score < 0:
+            raise EquityError(f"scores cannot be negative: {my_score}, {opp_score}")
+        return float(self.win[my_score, opp_score, int(my_deal)])
+
+    def expected_points(self, my_score: int, opp_score: int, my_deal: bool) -> float:
+        """My expected game points minus the opponent's, skunks included."""
+        t = self.target
+        if my_score >= t or opp_score >= t:
+            raise EquityError("the game is already over")
+        return float(self.points[my_score, opp_score, int(my_deal)])
+
+
+def _first_reach(cum: npt.NDArray[np.int64], target: int, big: int) -> npt.NDArray[np.int64]:
+    """For each sample and k in 0..target: the first event index where ``cum >= k`` (big if
+    never). ``cum`` is (samples, events), non-decreasing along events."""
+    samples, events = cum.shape
+    out = np.full((samples, target + 1), big, dtype=np.int64)
+    out[:, 0] = -1  # needing nothing: already there
+    ks = np.arange(1, target + 1)
+    # searchsorted per row: cum rows are sorted ascending.
+    for s in range(samples):
+        idx = np.searchsorted(cum[s], ks, side="left")
+        idx[idx >= events] = big
+        out[s, 1:] = idx
+    return out
+
+
+def solve(samples: Sequence[DealSample], target: int, source: str = "") -> EquityTable:
+    """Solve the equity table for ``target`` from sampled deals (see the module docstring)."""
+    if not samples:
+        raise EquityError("no deals to solve from")
+    n = len(samples)
+    length = max(1, max(len(s) for s in samples))
+    dealer_cum = np.zeros((n, length), dtype=np.int64)
+    pone_cum = np.zeros((n, length), dtype=np.int64)
+    for i, deal in enumerate(samples):
+        d = p = 0
+        for j in range(length):
+            if j < len(deal):
+                by_dealer, points = deal[j]
+                if by_dealer:
+                    d += points
+                else:
+                    p += points
+            dealer_cum[i, j] = d
+            pone_cum[i, j] = p
+    big = length + 10
+    first_d = _first_reach(dealer_cum, target, big)
+    first_p = _first_reach(pone_cum, target, big)
+    total_d = np.minimum(dealer_cum[:, -1], target)
+    total_p = np.minimum(pone_cum[:, -1], target)
+    rows = np.arange(n)
+    # Loser's score at the moment the winner reaches the target, per (sample, event index).
+    dealer_at = np.concatenate([dealer_cum, dealer_cum[:, -1:]], axis=1)
+    pone_at = np.concatenate([pone_cum, pone_cum[:, -1:]], axis=1)
+    skunk, double = SKUNK_LINES.get(target, (None, None))
+
+    def game_points(loser_scores: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        pts = np.full(loser_scores.shape, float(GAME_POINTS[0]))
+        if skunk is not None:
+            pts[loser_scores < skunk] = GAME_POINTS[1]
+        if double is not None:
+            pts[loser_scores < double] = GAME_POINTS[2]
+        return pts
+
+    # win[a, b, d]: my score a, opp b, d=1 if I deal this deal. Every deal scores at least a
+    # point, so the positions a deal can lead to lie on later anti-diagonals (a + b larger):
+    # solve one anti-diagonal at a time, all its positions and samples at once.
+    win = np.zeros((target, target, 2))
+    points = np.zeros((target, target, 2))
+    col = rows[:, None]
+    for total in range(2 * target - 2, -1, -1):
+        a = np.arange(max(0, total - target + 1), min(target - 1, total) + 1)
+        b = total - a
+        for mine in (1, 0):
+            dealer_score, pone_score = (a, b) if mine else (b, a)  # shape (positions,)
+            fd = first_d[:, target - dealer_score]  # (samples, positions)
+            fp = first_p[:, target - pone_score]
+            dealer_wins = fd < fp
+            pone_wins = fp < fd
+            pone_final = pone_score + pone_at[col, np.minimum(fd, length)]
+            dealer_final = dealer_score + dealer_at[col, np.minimum(fp, length)]
+            gp_dealer = game_points(pone_final)
+            gp_pone = game_points(dealer_final)
+            # After a deal that decides nothing, the deal passes to the other player.
+            nd = np.minimum(dealer_score + total_d[:, None], target - 1)
+            np_ = np.minimum(pone_score + total_p[:, None], target - 1)
+            if mine:  # I deal now, so the opponent deals next
+                w = np.where(dealer_wins, 1.0, np.where(pone_wins, 0.0, win[nd, np_, 0]))
+                v = np.where(
+                    dealer_wins, gp_dealer, np.where(pone_wins, -gp_pone, points[nd, np_, 0])
+                )
+            else:  # I am the pone now, so I deal next
+                w = np.where(pone_wins, 1.0, np.where(dealer_wins, 0.0, win[np_, nd, 1]))
+                v = np.where(
+                    pone_wins, gp_pone, np.where(dealer_wins, -gp_dealer, points[np_, nd, 1])
+                )
+            win[a, b, mine] = w.mean(axis=0)
+            points[a, b, mine] = v.mean(axis=0)
+    return EquityTable(target, win, points, n, source)
+
+
+def sample_deals(
+    deals: int,
+    *,
+    player: str = "greedy",
+    seed: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> list[DealSample]:
+    """Play computer-vs-computer games and keep each complete deal's ordered scores."""
+    from fifteentwo.actions import DealDone, Dealt, Reason, Scored
+    from fifteentwo.players import load_player, play_game
+    from fifteentwo.rules import STANDARD
+
+    rules = STANDARD.replace(target=1000, skunk=None, double_skunk=None)  # no deal is cut short
+    out: list[DealSample] = []
+    game_seed = seed
+    while len(out) < deals:
+        players = [load_player(player, game_seed * 2), load_player(player, game_seed * 2 + 1)]
+        game = play_game(rules, players, game_seed)
+        game_seed += 1
+        current: DealSample | None = None
+        dealer = 0
+        for event in game.events:
+            if isinstance(event, Dealt):
+                current, dealer = [], event.dealer
+            elif isinstance(event, Scored) and current is not None:
+                if event.reason is not Reason.THREE_FOR_LAST:
+                    current.append((event.seat == dealer, event.points))
+            elif isinstance(event, DealDone) and current is not None:
+                out.append(current)
+                current = None
+                if progress is not None:
+                    progress(1)
+                if len(out) >= deals:
+                    break
+    return out
+
+
+def build_tables(
+    deals: int = 20000,
+    *,
+    player: str = "greedy",
+    seed: int = 0,
+    path: Path | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> dict[int, EquityTable]:
+    """Sample deals, solve the 121 and 61 tables, and save them (default: the package data)."""
+    started = time.perf_counter()
+    samples = sample_deals(deals, player=player, seed=seed, progress=progress)
+    tables = {t: solve(samples, t, source=player) for t in TARGETS}
+    target_path = path or _package_data_path()
+    arrays: dict[str, npt.NDArray[np.generic]] = {}
+    for t, table in tables.items():
+        arrays[f"win{t}"] = table.win.astype(np.float32)
+        arrays[f"points{t}"] = table.points.astype(np.float32)
+    arrays["meta"] = np.array([deals, time.perf_counter() - started])
+    arrays["source"] = np.array(player)
+    tmp = target_path.with_name(target_path.name + ".tmp.npz")
+    np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
+    tmp.replace(target_path)
+    load_table.cache_clear()
+    return tables
+
+
+def _package_data_path() -> Path:
+    return Path(str(resources.files("fifteentwo") / "data" / DATA_FILE))
+
+
+@cache
+def load_table(target: int = 121) -> EquityTable:
+    """The shipped table for 121 or 61 up (loaded once)."""
+    if target not in TARGETS:
+        raise EquityError(f"no equity table for a game to {target}; there are {TARGETS}")
+    path = _package_data_path()
+    try:
+        with np.load(path) as data:
+            win = data[f"win{target}"].astype(np.float64)
+            points = data[f"points{target}"].astype(np.float64)
+            deals = int(data["meta"][0])
+            source = str(data["source"])
+    except (OSError, KeyError, ValueError) as exc:
+        raise EquityError(
+            f"equity table missing or corrupt ({exc}); run 'cribbage equity --build'"
+        ) from None
+    return EquityTable(target, win, points, deals, source)
+
+
+def win_probability(my_score: int, opp_score: int, my_deal: bool, target: int = 121) -> float:
+    """P(win) for a two-player position before the next deal; ``my_deal``: I deal next."""
+    return load_table(target).win_probability(my_score, opp_score, my_deal)
+
+
+def expected_game_points(my_score: int, opp_score: int, my_deal: bool, target: int = 121) -> float:
+    """Expected game points won minus lost from a position (skunk 2, double skunk 4)."""
+    return load_table(target).expected_points(my_score, opp_score, my_deal)

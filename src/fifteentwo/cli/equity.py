@@ -1,0 +1,93 @@
+"""``cribbage equity``: the win probability of a position, or ``--build`` the tables."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from rich.console import Console
+from rich.progress import Progress
+
+from fifteentwo.analysis.equity import TARGETS, build_tables, load_table
+from fifteentwo.cli import UsageError
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``equity`` subcommand."""
+    parser = subparsers.add_parser(
+        "equity",
+        help="win probability of a position (two players)",
+        description=(
+            "Win probability before the next deal, from a table solved over self-played deals "
+            "(timing of pegging and the show included). Example: cribbage equity 90 100 "
+            "--dealer me"
+        ),
+    )
+    parser.add_argument("me", type=int, nargs="?", help="my score")
+    parser.add_argument("opponent", type=int, nargs="?", help="the opponent's score")
+    parser.add_argument(
+        "--dealer",
+        choices=("me", "opponent", "opp"),
+        default="me",
+        help="who deals the next hand (default: me)",
+    )
+    parser.add_argument("--target", type=int, choices=TARGETS, default=121, help="game length")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--build", action="store_true", help="rebuild the tables by self-play")
+    parser.add_argument("--deals", type=int, default=20000, help="deals to sample for --build")
+    parser.add_argument("--player", default="greedy", help="computer level for --build")
+    parser.add_argument("--seed", type=int, default=0, help="seed for --build")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print a position's equity, or rebuild the tables."""
+    console = Console()
+    if args.build:
+        if args.deals < 100:
+            raise UsageError("--deals must be at least 100")
+        with Progress(console=console) as progress:
+            task = progress.add_task("self-play deals", total=args.deals)
+            tables = build_tables(
+                args.deals,
+                player=args.player,
+                seed=args.seed,
+                progress=lambda n: progress.advance(task, n),
+            )
+        t = tables[121]
+        console.print(
+            f"built from {t.deals} deals by {t.source}: first dealer wins "
+            f"{t.win_probability(0, 0, True):.1%} of games to 121, "
+            f"{tables[61].win_probability(0, 0, True):.1%} to 61"
+        )
+        return 0
+    if args.me is None or args.opponent is None:
+        raise UsageError("give both scores, e.g. cribbage equity 90 100 --dealer me")
+    for label, score in (("my score", args.me), ("the opponent's score", args.opponent)):
+        if not 0 <= score < args.target:
+            raise UsageError(f"{label} must be between 0 and {args.target - 1}, not {score}")
+    table = load_table(args.target)
+    my_deal = args.dealer == "me"
+    win = table.win_probability(args.me, args.opponent, my_deal)
+    points = table.expected_points(args.me, args.opponent, my_deal)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "me": args.me,
+                    "opponent": args.opponent,
+                    "my_deal": my_deal,
+                    "target": args.target,
+                    "win": win,
+                    "expected_game_points": points,
+                }
+            )
+        )
+        return 0
+    who = "you deal" if my_deal else "the opponent deals"
+    console.print(
+        f"{args.me}-{args.opponent} to {args.target}, {who} next: "
+        f"[bold]{win:.1%}[/bold] to win; expected game points {points:+.2f} (skunks count 2, 4)"
+    )
+    return 0

@@ -1,0 +1,116 @@
+"""The win-probability table: the solver against a slow recursion, and the shipped table."""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import cache
+
+import pytest
+
+from fifteentwo.analysis.equity import (
+    DealSample,
+    EquityError,
+    load_table,
+    solve,
+    win_probability,
+)
+from fifteentwo.cli import main
+
+
+def reference_win(samples: list[DealSample], target: int, a: int, b: int, mine: bool) -> float:
+    """P(I win) by plain recursion: replay each sampled deal event by event."""
+
+    @cache
+    def value(a: int, b: int, mine: bool) -> float:
+        total = 0.0
+        for deal in samples:
+            dealer, pone = (a, b) if mine else (b, a)
+            result = None
+            for by_dealer, points in deal:
+                if by_dealer:
+                    dealer += points
+                    if dealer >= target:
+                        result = 1.0 if mine else 0.0
+                        break
+                else:
+                    pone += points
+                    if pone >= target:
+                        result = 0.0 if mine else 1.0
+                        break
+            if result is None:
+                me, opp = (dealer, pone) if mine else (pone, dealer)
+                result = value(me, opp, not mine)
+            total += result
+        return total / len(samples)
+
+    return value(a, b, mine)
+
+
+def random_samples(rng: random.Random, n: int) -> list[DealSample]:
+    samples = []
+    for _ in range(n):
+        deal = [(rng.random() < 0.5, rng.randint(1, 3)) for _ in range(rng.randint(1, 5))]
+        samples.append(deal)
+    return samples
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_solver_matches_plain_recursion(seed: int) -> None:
+    rng = random.Random(seed)
+    samples = random_samples(rng, 12)
+    target = 17
+    table = solve(samples, target)
+    for _ in range(40):
+        a, b = rng.randrange(target), rng.randrange(target)
+        mine = rng.random() < 0.5
+        expected = reference_win(samples, target, a, b, mine)
+        assert table.win_probability(a, b, mine) == pytest.approx(expected, abs=1e-12)
+
+
+def test_counting_first_wins_the_race() -> None:
+    # Every deal: the pone pegs 1, then the dealer pegs 1. At 16-16 to 17 the pone goes out.
+    table = solve([[(False, 1), (True, 1)]], 17)
+    assert table.win_probability(16, 16, my_deal=False) == 1.0
+    assert table.win_probability(16, 16, my_deal=True) == 0.0
+
+
+def test_expected_points_count_skunks() -> None:
+    # To 121, a deal where only the dealer scores 121 at once: the pone is double skunked.
+    table = solve([[(True, 121)]], 121)
+    assert table.expected_points(0, 0, my_deal=True) == 4.0
+    assert table.expected_points(0, 95, my_deal=True) == 1.0
+    assert table.expected_points(0, 80, my_deal=True) == 2.0
+
+
+def test_shipped_table_is_sane() -> None:
+    table = load_table(121)
+    first_dealer = table.win_probability(0, 0, my_deal=True)
+    assert 0.53 < first_dealer < 0.59  # published figures: about 55-56%
+    assert table.win.shape == (121, 121, 2)
+    # My chance when I deal equals one minus the opponent's when they are the pone.
+    assert (abs(table.win[:, :, 1] + table.win[:, :, 0].T - 1) < 1e-5).all()
+    assert win_probability(120, 0, my_deal=False) > 0.99
+    assert 0.0 <= table.win.min() and table.win.max() <= 1.0
+    short = load_table(61)
+    assert 0.52 < short.win_probability(0, 0, True) < 0.62
+
+
+def test_positions_outside_the_table() -> None:
+    assert win_probability(121, 50, my_deal=True) == 1.0
+    with pytest.raises(EquityError):
+        load_table(100)
+    with pytest.raises(EquityError):
+        win_probability(-1, 5, my_deal=True)
+
+
+def test_cli_equity(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["equity", "90", "100", "--dealer", "me", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["me"] == 90 and data["my_deal"] is True
+    assert data["win"] == pytest.approx(win_probability(90, 100, True))
+    assert main(["equity", "90", "100"]) == 0
+    assert "to win" in capsys.readouterr().out
+    assert main(["equity", "130", "100"]) == 2
+    assert capsys.readouterr().err.startswith("error: ")
+    assert main(["equity", "90"]) == 2
