@@ -21,8 +21,7 @@ import time
 from collections.abc import Callable
 from itertools import combinations
 
-from fifteentwo.analysis import analyze_discard
-from fifteentwo.analysis import tables, throws
+from fifteentwo.analysis import analyze_discard, tables, throws
 from fifteentwo.cards import Card
 from fifteentwo.scoring import hand_total4
 

@@ -91,7 +91,7 @@ def test_shipped_table_is_sane() -> None:
     # My chance when I deal equals one minus the opponent's when they are the pone.
     assert (abs(table.win[:, :, 1] + table.win[:, :, 0].T - 1) < 1e-5).all()
     assert win_probability(120, 0, my_deal=False) > 0.99
-    assert 0.0 <= table.win.min() and table.win.max() <= 1.0
+    assert table.win.min() >= 0.0 and table.win.max() <= 1.0
     short = load_table(61)
     assert 0.52 < short.win_probability(0, 0, True) < 0.62
 

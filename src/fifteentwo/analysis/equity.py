@@ -111,18 +111,18 @@ def solve(samples: Sequence[DealSample], target: int, source: str = "") -> Equit
     if not samples:
         raise EquityError("no deals to solve from")
     n = len(samples)
-    length = max(1, max(len(s) for s in samples))
+    length = max(1, *(len(s) for s in samples))
     dealer_cum = np.zeros((n, length), dtype=np.int64)
     pone_cum = np.zeros((n, length), dtype=np.int64)
     for i, deal in enumerate(samples):
         d = p = 0
         for j in range(length):
             if j < len(deal):
-                by_dealer, points = deal[j]
+                by_dealer, pts = deal[j]
                 if by_dealer:
-                    d += points
+                    d += pts
                 else:
-                    p += points
+                    p += pts
             dealer_cum[i, j] = d
             pone_cum[i, j] = p
     big = length + 10

@@ -1,0 +1,137 @@
+"""What the table shows, kept from the engine's events: the app's memory, never its judge.
+
+The engine's `Observation` says what the viewer may do now; but after the last card of a deal
+the session runs straight on into the next deal, so the show the player wants to read is only
+in the events. `TableModel` folds events into the table as they were said (series of the play,
+hands shown, pegs), with no rules of its own: every number here was reported by the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from fifteentwo.actions import (
+    CardPlayed,
+    CountReset,
+    DealDone,
+    DealerChosen,
+    Dealt,
+    Discarded,
+    Event,
+    GameOver,
+    HandCounted,
+    MatchOver,
+    Scored,
+    StarterTurned,
+)
+from fifteentwo.cards import Card
+
+__all__ = ["Mode", "Series", "TableModel"]
+
+
+class Mode(Enum):
+    """What the app is waiting for; decides the prompt, the live keys and the focus."""
+
+    START = "start"
+    """Asking the opening questions (instructions, game length)."""
+    BUSY = "busy"
+    """The engine (computers, chance) is working; input is off."""
+    DISCARD = "discard"
+    PLAY = "play"
+    CUT = "cut"
+    COUNT = "count"
+    MUGGINS = "muggins"
+    PAUSE = "pause"
+    """A deal (or a game of a match) has ended; the player reads the show, then continues."""
+    OVER = "over"
+    """The game is over: another game?"""
+
+
+@dataclass
+class Series:
+    """One series of the play (cards until the count starts again), with its last count."""
+
+    cards: list[tuple[int, Card]] = field(default_factory=list)
+    count: int = 0
+
+
+@dataclass
+class TableModel:
+    """The table as the events described it."""
+
+    sides: int
+    dealer: int | None = None
+    starter: Card | None = None
+    crib_size: int = 0
+    deal_number: int = 0
+    series: list[Series] = field(default_factory=lambda: [Series()])
+    shown: dict[tuple[int, bool], HandCounted] = field(default_factory=dict)
+    """Hands shown this deal, by (seat, is the crib)."""
+    fronts: list[int] = field(default_factory=list)
+    """Each side's front peg (its score)."""
+    backs: list[int] = field(default_factory=list)
+    """Each side's back peg (its score before the last points it pegged)."""
+    last_deal: DealDone | None = None
+    game_over: GameOver | None = None
+    match_over: MatchOver | None = None
+    cut_for_deal: DealerChosen | None = None
+    _new_game: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.fronts:
+            self.fronts = [0] * self.sides
+        if not self.backs:
+            self.backs = [0] * self.sides
+
+    @property
+    def pile(self) -> Series:
+        """The series being played (the last one)."""
+        return self.series[-1]
+
+    @property
+    def earlier(self) -> list[Series]:
+        """Series already finished this deal."""
+        return self.series[:-1]
+
+    def apply(self, event: Event) -> None:
+        """Fold one event into the table."""
+        if self._new_game and not isinstance(event, MatchOver):
+            # The first event after a game of a match belongs to the next game: pegs go home.
+            self._new_game = False
+            self.fronts = [0] * self.sides
+            self.backs = [0] * self.sides
+            self.game_over = None
+        if isinstance(event, DealerChosen):
+            self.cut_for_deal = event
+            if event.dealer is not None:
+                self.dealer = event.dealer
+        elif isinstance(event, Dealt):
+            self.dealer = event.dealer
+            self.starter = None
+            self.crib_size = event.pack_to_crib
+            self.series = [Series()]
+            self.shown = {}
+            self.deal_number += 1
+            self.last_deal = None
+        elif isinstance(event, Discarded):
+            self.crib_size += event.count
+        elif isinstance(event, StarterTurned):
+            self.starter = event.card
+        elif isinstance(event, CardPlayed):
+            self.pile.cards.append((event.seat, event.card))
+            self.pile.count = event.count
+        elif isinstance(event, CountReset):
+            self.series.append(Series())
+        elif isinstance(event, HandCounted):
+            self.shown[(event.seat, event.crib)] = event
+        elif isinstance(event, Scored):
+            self.backs[event.side] = self.fronts[event.side]
+            self.fronts[event.side] = event.score
+        elif isinstance(event, DealDone):
+            self.last_deal = event
+        elif isinstance(event, GameOver):
+            self.game_over = event
+            self._new_game = True
+        elif isinstance(event, MatchOver):
+            self.match_over = event
