@@ -54,11 +54,17 @@ def test_sensible_opponent(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "sensible opponent" in out
 
 
-def test_score_is_accepted_with_a_note(capsys: pytest.CaptureFixture[str]) -> None:
+def test_score_adds_win_probabilities(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "5h 5c jd qs 2h 9c", "--dealer", "--score", "100,95", "--json")
-    assert code == 0
-    assert len(json.loads(out)) == 15
-    assert err.startswith("note: win probabilities are not available yet")
+    assert code == 0 and err == ""
+    options = json.loads(out)
+    assert len(options) == 15
+    wins = [o["win"] for o in options]
+    assert wins == sorted(wins, reverse=True) and all(0 <= w <= 1 for w in wins)
+    code, _, err = run(
+        capsys, "5h 5c jd qs 2h 9c", "--dealer", "--score", "70,95", "--target", "61"
+    )
+    assert code == 2 and err.startswith("error: ")
 
 
 def test_crib_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -114,3 +114,62 @@ def test_cli_equity(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["equity", "130", "100"]) == 2
     assert capsys.readouterr().err.startswith("error: ")
     assert main(["equity", "90"]) == 2
+
+
+def loop_discard_win(
+    me: int, opp: int, *, dealer: bool, hand: dict[int, int], crib_mean: float
+) -> float:
+    """`discard_win`'s model written as plain loops."""
+    target = 121
+    table = load_table(target)
+    assert table.histograms is not None
+    crib = round(crib_mean)
+    mine_hist = table.histograms["dealer_peg" if dealer else "pone_peg"]
+    opp_hist = table.histograms["pone_all" if dealer else "dealer_no_crib"]
+    starters = sum(hand.values())
+    total = 0.0
+    for points, count in hand.items():
+        for peg, p_peg in enumerate(mine_hist):
+            for theirs, p_opp in enumerate(opp_hist):
+                p = count / starters * p_peg * p_opp
+                mine = me + peg + points + (crib if dealer else 0)
+                other = opp + theirs + (0 if dealer else crib)
+                if dealer:
+                    value = 0.0 if other >= target else 1.0 if mine >= target else None
+                else:
+                    value = 1.0 if mine >= target else 0.0 if other >= target else None
+                if value is None:
+                    value = table.win_probability(mine, other, my_deal=not dealer)
+                total += p * value
+    return total
+
+
+@pytest.mark.parametrize(
+    ("me", "opp", "dealer"), [(0, 0, True), (100, 115, True), (115, 100, False), (118, 118, False)]
+)
+def test_discard_win_matches_loops(me: int, opp: int, dealer: bool) -> None:
+    from fifteentwo.analysis import analyze_discard
+    from fifteentwo.analysis.equity import discard_win
+
+    analysis = analyze_discard("5h 5c jd qs 2h 9c", dealer=dealer)
+    for option in analysis.options[:4]:
+        hand = dict(option.hand.distribution)
+        got = discard_win(
+            me, opp, dealer=dealer, hand_distribution=hand, crib_mean=option.crib.mean
+        )
+        want = loop_discard_win(me, opp, dealer=dealer, hand=hand, crib_mean=option.crib.mean)
+        assert got == pytest.approx(want, abs=1e-9)
+        assert 0.0 <= got <= 1.0
+
+
+def test_score_ranks_discards_by_win_probability(capsys: pytest.CaptureFixture[str]) -> None:
+    from fifteentwo.analysis import analyze_discard
+
+    analysis = analyze_discard("5h 5c jd qs 2h 9c", dealer=True, score=(100, 110))
+    wins = [o.win for o in analysis]
+    assert all(w is not None for w in wins)
+    assert wins == sorted(wins, reverse=True)  # type: ignore[type-var]
+    assert (
+        main(["discard", "5h", "5c", "jd", "qs", "2h", "9c", "--dealer", "--score", "100,110"]) == 0
+    )
+    assert "win" in capsys.readouterr().out

@@ -6,9 +6,11 @@ renders events; a record stores actions and chance outcomes; a bot returns actio
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final
+from typing import Any, Final, TypeVar
 
 from fifteentwo.cards import Card
 from fifteentwo.scoring import HandScore, ScoreItem, peg_score, score_hand
@@ -47,6 +49,32 @@ __all__ = [
 
 CHANCE: Final = -1
 """`Game.to_move` when the next step is a chance outcome (a shuffle, a cut)."""
+
+_T = TypeVar("_T")
+
+
+def fast_constructor(cls: type[_T]) -> Callable[..., _T]:
+    """A positional constructor for a frozen slots dataclass, for the engine's hot paths.
+
+    A frozen dataclass's ``__init__`` stores each field through ``object.__setattr__``, several
+    times the cost of a plain slot store, and self-play builds an event or an observation per
+    step. The returned function fills a plain class with the same slots and then gives the
+    object the dataclass as its class (CPython allows ``__class__`` assignment between equal
+    slot layouts), so the result is an ordinary instance: equal, hashable, frozen, picklable.
+    Every field is passed, in declaration order; nothing is checked.
+    """
+    names = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    if getattr(cls, "__slots__", None) != names:
+        raise TypeError(f"{cls.__name__} is not a slots dataclass")
+    builder = type(f"_{cls.__name__}Builder", (), {"__slots__": names})
+    args = ", ".join(names)
+    stores = "".join(f"    o.{name} = {name}\n" for name in names)
+    source = f"def make({args}):\n    o = new(B)\n{stores}    o.__class__ = C\n    return o\n"
+    namespace: dict[str, Any] = {"new": object.__new__, "B": builder, "C": cls}
+    exec(source, namespace)  # the same technique dataclasses uses to build __init__
+    make: Callable[..., _T] = namespace["make"]
+    make.__qualname__ = make.__name__ = f"new_{cls.__name__}"
+    return make
 
 
 class Phase(StrEnum):

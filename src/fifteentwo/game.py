@@ -20,7 +20,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import chain, combinations
+from operator import attrgetter
+from typing import Final
 
 from fifteentwo.actions import (
     CHANCE,
@@ -52,6 +54,7 @@ from fifteentwo.actions import (
     Scored,
     StarterTurned,
     TurnStarter,
+    fast_constructor,
 )
 from fifteentwo.cards import DECK, Card, Rank
 from fifteentwo.errors import IllegalActionError
@@ -68,9 +71,60 @@ __all__ = ["Game", "Observation", "find_rules"]
 
 _MAX_CLAIM = 29
 
+# Phases and reasons as module constants: a global load is cheaper than an enum attribute.
+_CUT_FOR_DEAL = Phase.CUT_FOR_DEAL
+_DEAL = Phase.DEAL
+_DISCARD = Phase.DISCARD
+_STARTER = Phase.STARTER
+_PLAY = Phase.PLAY
+_SHOW = Phase.SHOW
+_GAME_OVER = Phase.GAME_OVER
+_PLAY_REASON = Reason.PLAY
 
-def _card_index(card: Card) -> int:
-    return card.index
+_RANK_OF: Final = tuple(i // 4 + 1 for i in range(52))
+"""Rank (1..13) of each card index, as a plain int for `peg_points_ranks`."""
+
+# Actions and events are immutable values, so the engine shares one object per value where
+# there are few: legal-move lists then allocate nothing new.
+_COUNTS: Final = tuple(Count(n) for n in range(_MAX_CLAIM + 1))
+_MUGGINS: Final = (Muggins(True), Muggins(False))
+_CUTS: Final = tuple(Cut(d) for d in range(53))
+_GO_SAID: Final = tuple(GoSaid(seat) for seat in range(4))
+_COUNT_RESET: Final = tuple(CountReset(seat) for seat in range(4))
+_DISCARDS: Final[dict[tuple[int, ...], Discard]] = {
+    key: Discard(tuple(DECK[i] for i in key)) for k in (1, 2) for key in combinations(range(52), k)
+}
+"""`Discard` of every set of one or two card indices (every preset's discard)."""
+
+_new_card_played = fast_constructor(CardPlayed)
+_new_scored = fast_constructor(Scored)
+_new_discarded = fast_constructor(Discarded)
+_new_dealt = fast_constructor(Dealt)
+_new_starter_turned = fast_constructor(StarterTurned)
+_new_hand_counted = fast_constructor(HandCounted)
+
+
+_INDEX: Final = attrgetter("index")
+_CARD_TYPE: Final = {Card}
+
+
+def _holds(hand: list[Card], cards: Sequence[Card]) -> bool:
+    """Whether ``cards`` are different cards, all in ``hand``."""
+    rest = list(hand)
+    try:
+        for card in cards:
+            rest.remove(card)
+    except ValueError:
+        return False
+    return True
+
+
+def _discard_actions(hand: Sequence[Card], k: int) -> list[Action]:
+    """Every way to lay away ``k`` cards of ``hand``, in `itertools.combinations` order."""
+    keys = combinations(map(_INDEX, hand), k)
+    if 1 <= k <= 2:
+        return list(map(_DISCARDS.__getitem__, keys))
+    return [Discard(tuple(DECK[i] for i in key)) for key in keys]
 
 
 class _GameEnded(Exception):
@@ -127,6 +181,9 @@ class Observation:
         return self.seat == self.dealer
 
 
+_new_observation = fast_constructor(Observation)
+
+
 class Game:
     """A game (or a best-of-N match) of cribbage under some `Rules`.
 
@@ -154,6 +211,10 @@ class Game:
         for seat in self.manual_count | self.cut_seats:
             if not 0 <= seat < n:
                 raise IllegalActionError(f"no seat {seat} in a {n}-player game")
+        # Per-game constants read on every step.
+        self._n = n
+        self._sides = tuple(rules.side_of(s) for s in range(n))
+        self._target = rules.target
         self.phase = Phase.CUT_FOR_DEAL
         self.scores = [0] * rules.sides
         self.match_points = [0] * rules.sides
@@ -171,6 +232,7 @@ class Game:
         self._cuts: list[tuple[int, Card]] = []
         # deal state
         self.hands: list[list[Card]] = [[] for _ in range(n)]
+        """Cards each seat holds, kept in index (rank, then suit) order."""
         self.dealt: list[tuple[Card, ...]] = [() for _ in range(n)]
         self.kept: list[tuple[Card, ...]] = [() for _ in range(n)]
         self.discards: list[tuple[Card, ...] | None] = [None] * n
@@ -202,7 +264,7 @@ class Game:
     @property
     def is_over(self) -> bool:
         """True once the match (a single game unless best-of-N) is decided."""
-        return self.phase is Phase.GAME_OVER
+        return self.phase is _GAME_OVER
 
     @property
     def to_move(self) -> int | None:
@@ -211,59 +273,60 @@ class Game:
 
     def _compute_to_move(self) -> int | None:
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             return self.turn
-        if phase is Phase.DISCARD:
+        if phase is _DISCARD:
             return self._discarding_seat()
-        if phase is Phase.SHOW:
+        if phase is _SHOW:
             if self._muggins is not None:
                 return self._muggins[0]
             return self._show[0][0]
-        if phase is Phase.STARTER:
+        if phase is _STARTER:
             cutter = self.pone
             return cutter if cutter in self.cut_seats else CHANCE
-        if phase is Phase.CUT_FOR_DEAL:
+        if phase is _CUT_FOR_DEAL:
             seat = len(self._cuts)
             return seat if seat in self.cut_seats else CHANCE
-        if phase is Phase.DEAL:
+        if phase is _DEAL:
             return CHANCE
         return None
 
     @property
     def pone(self) -> int:
         """The seat to the dealer's left: cuts the starter and leads the play."""
-        return (self.dealer + 1) % self.rules.players
+        return (self.dealer + 1) % self._n
 
     def _discarding_seat(self) -> int:
-        n = self.rules.players
+        n = self._n
+        discards = self.discards
         for i in range(1, n + 1):
             seat = (self.dealer + i) % n
-            if self.discards[seat] is None:
+            if discards[seat] is None:
                 return seat
         raise AssertionError("no seat left to discard")  # pragma: no cover
 
     def legal_actions(self) -> list[Action]:
         """The legal actions of the seat to move, in a stable order (empty for chance/over)."""
         phase = self.phase
-        if phase is Phase.PLAY:
-            seat = self.turn
+        if phase is _PLAY:
+            hand = self.hands[self.turn]
             limit = 31 - self.count
-            actions: list[Action] = [
-                PLAY_ACTIONS[c.index] for c in self.hands[seat] if c.pips <= limit
-            ]
-            if self._may_pass(seat):
+            actions: list[Action] = [PLAY_ACTIONS[c.index] for c in hand if c.pips <= limit]
+            # The hand is in rank order, so when its first card will not come in, none will.
+            if not actions or (self.rules.optional_play_after_go and any(self.passed)):
                 actions.append(GO)
             return actions
-        if phase is Phase.DISCARD:
-            hand = self.hands[self._discarding_seat()]
-            return [Discard(combo) for combo in combinations(hand, self.rules.discard)]
-        if phase is Phase.SHOW:
+        if phase is _DISCARD:
+            return _discard_actions(self.hands[self._discarding_seat()], self.rules.discard)
+        if phase is _SHOW:
             if self._muggins is not None:
-                return [Muggins(True), Muggins(False)]
-            return [Count(n) for n in range(_MAX_CLAIM + 1)]
-        if phase in (Phase.STARTER, Phase.CUT_FOR_DEAL) and self.to_move != CHANCE:
-            deck = self.stock if phase is Phase.STARTER else self._cut_deck
-            return [Cut(d) for d in range(4, len(deck) - 3)]
+                return list(_MUGGINS)
+            return list(_COUNTS)
+        if phase is _STARTER or phase is _CUT_FOR_DEAL:
+            if self._to_move == CHANCE:
+                return []
+            deck = self.stock if phase is _STARTER else self._cut_deck
+            return list(_CUTS[4 : len(deck) - 3])
         return []
 
     def check_legal(self, action: Action) -> None:
@@ -274,7 +337,7 @@ class Game:
         if seat == CHANCE:
             raise IllegalActionError(f"{action} is not legal: a chance step is next")
         phase = self.phase
-        if isinstance(action, Play) and phase is Phase.PLAY:
+        if isinstance(action, Play) and phase is _PLAY:
             if action.card not in self.hands[seat]:
                 raise IllegalActionError(f"{action.card.short} is not in seat {seat}'s hand")
             if self.count + action.card.pips > 31:
@@ -282,11 +345,11 @@ class Game:
                     f"{action.card.short} would take the count past 31 (count is {self.count})"
                 )
             return
-        if isinstance(action, Go) and phase is Phase.PLAY:
+        if isinstance(action, Go) and phase is _PLAY:
             if not self._may_pass(seat):
                 raise IllegalActionError(f"seat {seat} has a card that will come in, so cannot go")
             return
-        if isinstance(action, Discard) and phase is Phase.DISCARD:
+        if isinstance(action, Discard) and phase is _DISCARD:
             cards = action.cards
             if len(cards) != self.rules.discard or len(set(cards)) != len(cards):
                 raise IllegalActionError(f"discard exactly {self.rules.discard} different card(s)")
@@ -294,7 +357,7 @@ class Game:
                 if card not in self.hands[seat]:
                     raise IllegalActionError(f"{card.short} is not in seat {seat}'s hand")
             return
-        if isinstance(action, Count) and phase is Phase.SHOW and self._muggins is None:
+        if isinstance(action, Count) and phase is _SHOW and self._muggins is None:
             seat, crib = self._show[0]
             total = self._show_total(seat, crib)
             if action.points < 0:
@@ -307,8 +370,8 @@ class Game:
             return
         if isinstance(action, Muggins) and self._muggins is not None:
             return
-        if isinstance(action, Cut) and phase in (Phase.STARTER, Phase.CUT_FOR_DEAL):
-            deck = self.stock if phase is Phase.STARTER else self._cut_deck
+        if isinstance(action, Cut) and (phase is _STARTER or phase is _CUT_FOR_DEAL):
+            deck = self.stock if phase is _STARTER else self._cut_deck
             if not 4 <= action.depth <= len(deck) - 4:
                 raise IllegalActionError(
                     f"cut between 4 and {len(deck) - 4} cards deep, not {action.depth}"
@@ -326,8 +389,8 @@ class Game:
 
     def _may_pass(self, seat: int) -> bool:
         """Go is legal when no card comes in, or after an opponent's go in five-card play."""
-        limit = 31 - self.count
-        if all(c.pips > limit for c in self.hands[seat]):
+        hand = self.hands[seat]
+        if not hand or hand[0].pips > 31 - self.count:  # the hand is in rank order
             return True
         return self.rules.optional_play_after_go and any(self.passed)
 
@@ -339,34 +402,48 @@ class Game:
         An illegal action raises `IllegalActionError` and leaves the game unchanged.
         """
         actor = self._to_move
+        if actor is None:
+            raise IllegalActionError("the game is over")
         out: list[Event] = []
         self._out = out
-        kind = type(action)
-        if kind is Play and self.phase is Phase.PLAY:  # the hot path, checked inline
-            card = action.card  # type: ignore[union-attr]
-            if card not in self.hands[actor] or self.count + card.pips > 31:  # type: ignore[index]
-                self.check_legal(action)  # type: ignore[arg-type]
-            step = self._apply_action
-        elif kind is DrawForDeal or kind is DealHands or kind is TurnStarter:
-            self._check_chance(action)  # type: ignore[arg-type]
-            step = self._apply_chance  # type: ignore[assignment]
-        else:
-            self.check_legal(action)  # type: ignore[arg-type]
-            step = self._apply_action
-        assert actor is not None
-        self.log.append((actor, action))
         try:
-            step(action)  # type: ignore[arg-type]
+            # The common cases are checked inline; anything unusual goes through `check_legal`,
+            # which raises with the reason (or accepts, and the general path applies it).
+            if type(action) is Play and self.phase is _PLAY:
+                card = action.card
+                if card not in self.hands[actor] or self.count + card.pips > 31:
+                    self.check_legal(action)
+                self.log.append((actor, action))
+                self._play(actor, card)
+            elif type(action) is Discard and self.phase is _DISCARD:
+                cards = action.cards
+                if len(cards) != self.rules.discard or not _holds(self.hands[actor], cards):
+                    self.check_legal(action)
+                self.log.append((actor, action))
+                self._discard(actor, cards)
+            elif isinstance(action, DealHands | TurnStarter | DrawForDeal):
+                self._check_chance(action)
+                self.log.append((actor, action))
+                if type(action) is DealHands:
+                    self._deal(action)
+                elif type(action) is TurnStarter:
+                    self._turn_starter(action.card, action.depth)
+                elif type(action) is DrawForDeal:
+                    self._draw_for_deal(action.seat, action.card)
+            else:
+                self.check_legal(action)
+                self.log.append((actor, action))
+                self._apply_action(action, actor)
         except _GameEnded:
             self._after_game()
-        self._to_move = self._compute_to_move()
-        self.events.extend(out)
+        self._to_move = self.turn if self.phase is _PLAY else self._compute_to_move()
+        self.events += out
         return out
 
     def advance(self) -> list[Event]:
         """Apply sampled chance outcomes until a seat must decide or the game is over."""
         events: list[Event] = []
-        while self.to_move == CHANCE:
+        while self._to_move == CHANCE:
             events.extend(self.apply(self.sample_chance()))
         return events
 
@@ -374,78 +451,72 @@ class Game:
         """Draw the next chance outcome from the game's RNG."""
         phase = self.phase
         rng = self.rng
-        if phase is Phase.CUT_FOR_DEAL:
-            deck = self._cut_deck
-            return DrawForDeal(len(self._cuts), deck[rng.randint(4, len(deck) - 4)])
-        if phase is Phase.DEAL:
-            n, size = self.rules.players, self.rules.hand_size
-            dealt = n * size
+        if phase is _DEAL:
+            rules = self.rules
+            n = self._n
+            dealt = n * rules.hand_size
             # The top of a shuffled pack: one card at a time, starting on the dealer's left.
-            top = rng.sample(DECK, dealt + self.rules.crib_from_pack)
+            top = rng.sample(DECK, dealt + rules.crib_from_pack)
             hands: list[tuple[Card, ...]] = [()] * n
             for i in range(n):
                 hands[(self.dealer + 1 + i) % n] = tuple(top[i:dealt:n])
             return DealHands(tuple(hands), tuple(top[dealt:]))
-        if phase is Phase.STARTER:
+        if phase is _STARTER:
             # The stock is unordered until someone cuts it by hand, so any card is equally likely.
-            return TurnStarter(self.stock[rng.randrange(len(self.stock))])
+            stock = self.stock
+            return TurnStarter(stock[rng.randrange(len(stock))])
+        if phase is _CUT_FOR_DEAL:
+            deck = self._cut_deck
+            return DrawForDeal(len(self._cuts), deck[rng.randint(4, len(deck) - 4)])
         raise IllegalActionError(f"no chance step in the {phase.value} phase")
 
     def _check_chance(self, action: ChanceAction) -> None:
         # A recorded cut result may stand in for a seat's cut; other chance steps need CHANCE.
-        is_cut = isinstance(action, DrawForDeal | TurnStarter)
-        if self.to_move != CHANCE and not (is_cut and self.to_move is not None):
+        to_move = self._to_move
+        if to_move != CHANCE and (type(action) is DealHands or to_move is None):
             raise IllegalActionError(f"a seat must decide now, not chance ({action})")
-        if isinstance(action, DrawForDeal):
-            if self.phase is not Phase.CUT_FOR_DEAL or action.seat != len(self._cuts):
-                raise IllegalActionError(f"not seat {action.seat}'s cut for deal now")
-            if action.card not in self._cut_deck:
-                raise IllegalActionError(f"{action.card.short} was already drawn")
-        elif isinstance(action, DealHands):
-            if self.phase is not Phase.DEAL:
+        if type(action) is DealHands:
+            if self.phase is not _DEAL:
                 raise IllegalActionError("not time to deal")
             rules = self.rules
-            if len(action.hands) != rules.players or any(
-                len(h) != rules.hand_size for h in action.hands
-            ):
-                raise IllegalActionError(
-                    f"deal {rules.players} hands of {rules.hand_size} cards each"
-                )
+            size = rules.hand_size
+            hands = action.hands
+            if len(hands) != rules.players or any(len(h) != size for h in hands):
+                raise IllegalActionError(f"deal {rules.players} hands of {size} cards each")
             if len(action.pack) != rules.crib_from_pack:
                 raise IllegalActionError(f"deal {rules.crib_from_pack} card(s) to the crib")
-            cards = [c for h in action.hands for c in h] + list(action.pack)
-            if len(set(cards)) != len(cards):
+            cards = [*chain.from_iterable(hands), *action.pack]
+            if {*map(type, cards)} != _CARD_TYPE:
+                raise IllegalActionError("only cards can be dealt")
+            if len({*map(_INDEX, cards)}) != len(cards):
                 raise IllegalActionError("a card is dealt twice")
-        elif isinstance(action, TurnStarter):
-            if self.phase is not Phase.STARTER:
+        elif type(action) is TurnStarter:
+            if self.phase is not _STARTER:
                 raise IllegalActionError("not time to turn the starter")
             if action.card not in self.stock:
                 raise IllegalActionError(f"{action.card.short} is not in the stock")
-
-    def _apply_chance(self, action: ChanceAction) -> None:
-        if isinstance(action, DrawForDeal):
-            self._draw_for_deal(action.seat, action.card)
-        elif isinstance(action, DealHands):
-            self._deal(action)
+        elif type(action) is DrawForDeal:
+            if self.phase is not _CUT_FOR_DEAL or action.seat != len(self._cuts):
+                raise IllegalActionError(f"not seat {action.seat}'s cut for deal now")
+            if action.card not in self._cut_deck:
+                raise IllegalActionError(f"{action.card.short} was already drawn")
         else:
-            self._turn_starter(action.card, action.depth)
+            raise IllegalActionError(f"{action} is not a chance outcome")
 
-    def _apply_action(self, action: Action) -> None:
-        seat = self._to_move
-        assert seat is not None and seat >= 0
-        if type(action) is Play:
+    def _apply_action(self, action: Action, seat: int) -> None:
+        if isinstance(action, Play):
             self._play(seat, action.card)
+        elif isinstance(action, Discard):
+            self._discard(seat, action.cards)
         elif isinstance(action, Go):
             self._say_go(seat)
             self._next_turn(seat)
-        elif isinstance(action, Discard):
-            self._discard(seat, action.cards)
         elif isinstance(action, Count):
             self._claim(action.points)
         elif isinstance(action, Muggins):
             self._resolve_muggins(action.take)
         elif isinstance(action, Cut):
-            if self.phase is Phase.STARTER:
+            if self.phase is _STARTER:
                 self._turn_starter(self.stock[action.depth], action.depth)
             else:
                 self._draw_for_deal(seat, self._cut_deck[action.depth])
@@ -461,7 +532,7 @@ class Game:
     def _draw_for_deal(self, seat: int, card: Card) -> None:
         self._cut_deck.remove(card)
         self._cuts.append((seat, card))
-        if len(self._cuts) < self.rules.players:
+        if len(self._cuts) < self._n:
             return
         low = min(c.rank for _, c in self._cuts)
         lowest = [s for s, c in self._cuts if c.rank == low]
@@ -485,19 +556,20 @@ class Game:
                 raise AssertionError("three for last cannot win") from None
 
     def _deal(self, action: DealHands) -> None:
-        n = self.rules.players
+        n = self._n
         self.deal_number += 1
-        self.hands = [sorted(h, key=_card_index) for h in action.hands]  # kept sorted from here
-        self.dealt = [tuple(h) for h in action.hands]
-        self.kept = [() for _ in range(n)]
+        hands = action.hands
+        self.hands = [sorted(h, key=_INDEX) for h in hands]  # kept in index order from here
+        self.dealt = [tuple(h) for h in hands]
+        self.kept = [()] * n
         self.discards = [None] * n
         self.crib = list(action.pack)
-        used = [False] * 52
-        for card in (*self.crib, *(c for h in action.hands for c in h)):
-            used[card.index] = True
-        self.stock = [c for c in DECK if not used[c.index]]
-        if self.pone in self.cut_seats:
-            self.rng.shuffle(self.stock)  # a seat will cut it by depth: give it a real order
+        stock = list(DECK)  # the undealt cards, in index order
+        for i in sorted(map(_INDEX, [*chain.from_iterable(hands), *action.pack]), reverse=True):
+            del stock[i]
+        if (self.dealer + 1) % n in self.cut_seats:
+            self.rng.shuffle(stock)  # a seat will cut it by depth: give it a real order
+        self.stock = stock
         self.starter = None
         self.pile, self._pile_ranks, self.count = [], [], 0
         self.played = []
@@ -507,25 +579,27 @@ class Game:
         self.shown = []
         self._muggins = None
         self.phase = Phase.DISCARD
-        self._out.append(Dealt(self.dealer, tuple(self.dealt), len(action.pack)))
+        self._out.append(_new_dealt(self.dealer, tuple(self.dealt), len(action.pack)))
 
     def _discard(self, seat: int, cards: tuple[Card, ...]) -> None:
         hand = self.hands[seat]
         for card in cards:
             hand.remove(card)
-        self.discards[seat] = tuple(cards)
+        cards = tuple(cards)
+        self.discards[seat] = cards
         self.kept[seat] = tuple(hand)
-        self.crib.extend(cards)
-        self._out.append(Discarded(seat, tuple(cards), len(cards)))
-        if all(d is not None for d in self.discards):
+        self.crib += cards
+        self._out.append(_new_discarded(seat, cards, len(cards)))
+        if None not in self.discards:
             self.phase = Phase.STARTER
 
     def _turn_starter(self, card: Card, depth: int | None) -> None:
         self.starter = card
         self.stock.remove(card)
-        self._out.append(StarterTurned(card, self.pone, depth))
+        pone = (self.dealer + 1) % self._n
+        self._out.append(_new_starter_turned(card, pone, depth))
         self.phase = Phase.PLAY
-        self.turn = self.pone
+        self.turn = pone
         if card.rank == Rank.JACK:
             self._score(self.dealer, HIS_HEELS_POINTS, Reason.HIS_HEELS, (card,))
 
@@ -533,44 +607,52 @@ class Game:
 
     def _play(self, seat: int, card: Card) -> None:
         self.hands[seat].remove(card)
-        self.pile.append(card)
-        self._pile_ranks.append(card.rank)
-        self.count += card.pips
+        pile = self.pile
+        pile.append(card)
+        ranks = self._pile_ranks
+        ranks.append(_RANK_OF[card.index])
+        count = self.count + card.pips
+        self.count = count
         self.played.append((seat, card))
         self.last_player = seat
-        self._out.append(CardPlayed(seat, card, self.count))
-        points = peg_points_ranks(self._pile_ranks, self.count)
+        self._out.append(_new_card_played(seat, card, count))
+        points = peg_points_ranks(ranks, count)
         if points:
-            self._score(seat, points, Reason.PLAY, tuple(self.pile))
-        if self.count == 31:
+            self._score(seat, points, _PLAY_REASON, tuple(pile))
+        if count == 31:
             self._end_series()
         else:
             self._next_turn(seat)
 
     def _say_go(self, seat: int) -> None:
         self.passed[seat] = True
-        self._out.append(GoSaid(seat))
+        self._out.append(_GO_SAID[seat])
 
     def _next_turn(self, after: int) -> None:
         """Find the next seat that can come in; seats that cannot say go, with no cards skip."""
-        n = self.rules.players
+        n = self._n
         limit = 31 - self.count
-        for i in range(1, n + 1):
-            seat = (after + i) % n
-            hand = self.hands[seat]
-            if not hand or self.passed[seat]:
+        hands = self.hands
+        passed = self.passed
+        seat = after
+        for _ in range(n):
+            seat += 1
+            if seat == n:
+                seat = 0
+            hand = hands[seat]
+            if not hand or passed[seat]:
                 continue
-            for card in hand:
-                if card.pips <= limit:
-                    self.turn = seat
-                    return
+            if hand[0].pips <= limit:  # the hand is in rank order: its lowest card is first
+                self.turn = seat
+                return
             self._say_go(seat)
         self._end_series()
 
     def _end_series(self) -> None:
         last = self.last_player
         assert last is not None
-        cards_left = any(self.hands)
+        hands = self.hands
+        cards_left = any(hands)
         if self.count != 31:
             if cards_left:
                 self._score(last, GO_POINTS, Reason.GO)
@@ -579,17 +661,17 @@ class Game:
         if not cards_left or not self.rules.second_series:
             self._begin_show()
             return
-        n = self.rules.players
-        leader = next((last + i) % n for i in range(1, n + 1) if self.hands[(last + i) % n])
+        n = self._n
+        leader = next((last + i) % n for i in range(1, n + 1) if hands[(last + i) % n])
         self.pile, self._pile_ranks, self.count = [], [], 0
         self.passed = [False] * n
         self.turn = leader
-        self._out.append(CountReset(leader))
+        self._out.append(_COUNT_RESET[leader])
 
     # --- the show ------------------------------------------------------------------------------
 
     def _begin_show(self) -> None:
-        n = self.rules.players
+        n = self._n
         self.phase = Phase.SHOW
         self._show = [((self.dealer + i) % n, False) for i in range(1, n + 1)]
         self._show.append((self.dealer, True))
@@ -602,7 +684,7 @@ class Game:
         cards = self._show_cards(seat, crib)
         starter = self.starter
         assert starter is not None
-        total = hand_total([c.index for c in cards], starter.index, crib)
+        total = hand_total(list(map(_INDEX, cards)), starter.index, crib)
         if crib and not self.rules.nobs_in_crib:
             jack = Card(Rank.JACK, starter.suit)
             if jack in cards:
@@ -611,13 +693,15 @@ class Game:
 
     def _run_show(self) -> None:
         """Count automatic hands in order until a manual count is due or the deal is done."""
-        while self._show:
-            seat, crib = self._show[0]
-            if seat in self.manual_count:
+        show = self._show
+        manual = self.manual_count
+        while show:
+            seat, crib = show[0]
+            if seat in manual:
                 return
             total = self._show_total(seat, crib)
             self._count_hand(seat, crib, total, total)
-            self._show.pop(0)
+            show.pop(0)
         self._end_deal()
 
     def _count_hand(self, seat: int, crib: bool, total: int, claimed: int) -> None:
@@ -626,7 +710,7 @@ class Game:
         assert starter is not None
         self.shown.append((seat, crib, cards))
         self._out.append(
-            HandCounted(seat, cards, starter, crib, total, claimed, self.rules.nobs_in_crib)
+            _new_hand_counted(seat, cards, starter, crib, total, claimed, self.rules.nobs_in_crib)
         )
         if claimed:
             self._score(seat, claimed, Reason.CRIB if crib else Reason.HAND, cards)
@@ -636,7 +720,7 @@ class Game:
         total = self._show_total(seat, crib)
         self._count_hand(seat, crib, total, points)
         if points < total and self.rules.muggins:
-            self._muggins = ((seat + 1) % self.rules.players, total - points)
+            self._muggins = ((seat + 1) % self._n, total - points)
             return
         self._show.pop(0)
         self._run_show()
@@ -663,12 +747,13 @@ class Game:
     # --- scoring and the end of a game ---------------------------------------------------------
 
     def _score(self, seat: int, points: int, reason: Reason, cards: tuple[Card, ...] = ()) -> None:
-        side = self.rules.side_of(seat)
-        target = self.rules.target
-        score = min(self.scores[side] + points, target)
+        side = self._sides[seat]
+        target = self._target
+        score = self.scores[side] + points
+        score = min(score, target)
         self.scores[side] = score
-        self._out.append(Scored(seat, side, points, reason, score, cards))
-        if score >= target:
+        self._out.append(_new_scored(seat, side, points, reason, score, cards))
+        if score == target:
             self._game_over(side)
             raise _GameEnded
 
@@ -688,13 +773,13 @@ class Game:
             self.phase = Phase.GAME_OVER
             return
         # The loser (the lowest score, nearest the old dealer's left) deals the next game.
-        n = rules.players
+        n = self._n
         low = min(self.scores)
         seats = [(self.dealer + i) % n for i in range(1, n + 1)]
-        self._next_dealer = next(s for s in seats if self.scores[rules.side_of(s)] == low)
+        self._next_dealer = next(s for s in seats if self.scores[self._sides[s]] == low)
 
     def _after_game(self) -> None:
-        if self.phase is Phase.GAME_OVER:
+        if self.phase is _GAME_OVER:
             return
         self.game_number += 1
         self._muggins = None
@@ -704,35 +789,44 @@ class Game:
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see now (no other seat's hidden cards, no stock order)."""
-        to_move = self.to_move
+        to_move = self._to_move
+        phase = self.phase
         to_count: tuple[Card, ...] = ()
         counting_crib = False
-        if to_move == seat and self.phase is Phase.SHOW and self._muggins is None:
-            counting_crib = self._show[0][1]
-            to_count = self._show_cards(seat, counting_crib)
-        return Observation(
-            rules=self.rules,
-            seat=seat,
-            phase=self.phase,
-            to_move=to_move,
-            dealer=self.dealer,
-            scores=tuple(self.scores),
-            match_points=tuple(self.match_points),
-            game_number=self.game_number,
-            hand=tuple(self.hands[seat]),
-            kept=self.kept[seat],
-            discards=self.discards[seat] or (),
-            starter=self.starter,
-            pile=tuple(self.pile),
-            count=self.count,
-            played=tuple(self.played),
-            passed=tuple(self.passed),
-            hand_sizes=tuple(len(h) for h in self.hands),
-            shown=tuple(self.shown),
-            legal=tuple(self.legal_actions()) if to_move == seat else (),
-            pending_claim=self.pending_muggins if to_move == seat else None,
-            to_count=to_count,
-            counting_crib=counting_crib,
+        pending: int | None = None
+        legal: tuple[Action, ...] = ()
+        if to_move == seat:
+            legal = tuple(self.legal_actions())
+            if phase is _SHOW:
+                if self._muggins is None:
+                    counting_crib = self._show[0][1]
+                    to_count = self._show_cards(seat, counting_crib)
+                else:
+                    pending = self._muggins[1]
+        hands = self.hands
+        return _new_observation(
+            self.rules,
+            seat,
+            phase,
+            to_move,
+            self.dealer,
+            tuple(self.scores),
+            tuple(self.match_points),
+            self.game_number,
+            tuple(hands[seat]),
+            self.kept[seat],
+            self.discards[seat] or (),
+            self.starter,
+            tuple(self.pile),
+            self.count,
+            tuple(self.played),
+            tuple(self.passed),
+            tuple(map(len, hands)),
+            tuple(self.shown),
+            legal,
+            pending,
+            to_count,
+            counting_crib,
         )
 
     def events_for(self, seat: int, events: Sequence[Event] | None = None) -> list[Event]:
@@ -750,6 +844,7 @@ class Game:
         other.match_points = list(self.match_points)
         other.log = list(self.log)
         other.events = list(self.events)
+        other._out = other.events
         other.hands = [list(h) for h in self.hands]
         other.dealt = list(self.dealt)
         other.kept = list(self.kept)

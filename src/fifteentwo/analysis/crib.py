@@ -134,14 +134,6 @@ def weighted_pair(unseen: Sequence[int], pair_weights: FloatArray) -> RandomCard
     )
 
 
-@cache
-def _row_of_thrown(thrown: int) -> dict[tuple[int, ...], int]:
-    rows = multisets(thrown)
-    return {
-        tuple(r + 1 for r in range(13) for _ in range(int(row[r]))): i for i, row in enumerate(rows)
-    }
-
-
 def crib_show_means(throws: Sequence[Sequence[int]], draw: RandomCards) -> FloatArray:
     """Expected crib show points (fifteens, pairs, runs, flush, nobs; not his heels) for each
     throw (card indices; all throws the same size, 5 - ``draw.count``)."""

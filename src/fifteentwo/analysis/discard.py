@@ -16,9 +16,8 @@ pone; it ranks the options, best first.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, Literal, overload
 
 from fifteentwo.cards import Card, CardLike, to_cards
@@ -57,7 +56,8 @@ class HandStats:
     min: int
     max: int
     distribution: Mapping[int, int] = field(hash=False)
-    """Points -> number of starters giving them (the starters are equally likely)."""
+    """Points -> number of starters giving them (the starters are equally likely), in order of
+    points; a plain dict (so options pickle), not to be modified."""
 
     @property
     def starters(self) -> int:
@@ -212,7 +212,7 @@ def _hand_stats(keep: tuple[int, ...], unseen: list[int]) -> HandStats:
             counts[points] = counts.get(points, 0) + 1
     total = sum(p * n for p, n in counts.items())
     dist = dict(sorted(counts.items()))
-    return HandStats(total / len(unseen), min(dist), max(dist), MappingProxyType(dist))
+    return HandStats(total / len(unseen), min(dist), max(dist), dist)
 
 
 def _random_cards(
@@ -238,19 +238,21 @@ def analyze_discard(
     dealer: bool,
     players: int = 2,
     opponent: OpponentModel | str = "uniform",
+    score: tuple[int, int] | None = None,
+    target: int = 121,
 ) -> DiscardAnalysis:
     """Every discard of a deal, valued exactly and ranked best first.
 
     ``cards``: six cards (two-player), or five (the five-card game with ``players=2``, throwing
     two; three- or four-player games, throwing one). ``dealer``: whether the crib is ours (in
     four-player, whether our side deals). ``opponent``: ``uniform`` or ``sensible``; see
-    docs/analysis.md for the exact models.
+    docs/analysis.md for the exact models. ``score``: (ours, theirs) before the deal, in a
+    two-player game to ``target`` (121 or 61): each option then gets a win probability from
+    the equity table (`fifteentwo.analysis.equity.discard_win`), which ranks the options.
     """
     from fifteentwo.analysis.crib import crib_show_means  # numpy: imported on first use
 
-    hand = sorted(to_cards(cards))
-    if len(hand) != len({c.index for c in hand}):  # to_cards checks too; cheap insurance
-        raise CardError("duplicate card")
+    hand = sorted(to_cards(cards))  # checks the cards and that none is repeated
     thrown, game = deal_shape(len(hand), players)
     indices = [c.index for c in hand]
     held = set(indices)
@@ -274,9 +276,33 @@ def analyze_discard(
                 total=total,
             )
         )
+    if score is not None:
+        if players != 2:
+            raise AnalysisError("win probabilities cover two-player games only")
+        from fifteentwo.analysis.equity import discard_win
+
+        options = [
+            replace(
+                o,
+                win=discard_win(
+                    score[0],
+                    score[1],
+                    dealer=dealer,
+                    hand_distribution=dict(o.hand.distribution),
+                    crib_mean=o.crib.mean,
+                    target=target,
+                ),
+            )
+            for o in options
+        ]
     options.sort(key=_rank_key)
     return DiscardAnalysis(
-        cards=tuple(hand), dealer=dealer, players=players, opponent=opponent, options=tuple(options)
+        cards=tuple(hand),
+        dealer=dealer,
+        players=players,
+        opponent=opponent,
+        options=tuple(options),
+        score=score,
     )
 
 

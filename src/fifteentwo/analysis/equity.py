@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -35,6 +35,7 @@ __all__ = [
     "DealSample",
     "EquityTable",
     "build_tables",
+    "discard_win",
     "expected_game_points",
     "load_table",
     "sample_deals",
@@ -50,6 +51,17 @@ DATA_FILE: Final = "equity.npz"
 
 DealSample = list[tuple[bool, int]]
 """One deal's scores in the order pegged: (scored by the dealer?, points)."""
+
+ROLE_MEANS: Final = ("peg_dealer", "peg_pone", "hand_dealer", "hand_pone", "crib", "heels")
+"""Average points per deal by source, measured with the samples."""
+ROLE_SUMS: Final = {
+    "pone_peg": ("peg_pone",),
+    "dealer_peg": ("peg_dealer", "heels"),
+    "pone_all": ("peg_pone", "hand_pone"),
+    "dealer_no_crib": ("peg_dealer", "heels", "hand_dealer"),
+}
+"""Per-deal point distributions kept with the table (for `discard_win`): the pone's pegging,
+the dealer's pegging and heels, the pone's pegging and hand, the dealer's all but the crib."""
 
 
 class EquityError(FifteenTwoError, ValueError):
@@ -71,6 +83,10 @@ class EquityTable:
     """How many sampled deals the table was solved from."""
     source: str
     """Which players produced the deals."""
+    role_means: dict[str, float] | None = None
+    """Average points per deal by source (`ROLE_MEANS`), when the table file has them."""
+    histograms: dict[str, npt.NDArray[np.float64]] | None = None
+    """P(points) per deal for each `ROLE_SUMS` entry, when the table file has them."""
 
     def win_probability(self, my_score: int, opp_score: int, my_deal: bool) -> float:
         """P(I win) from this position, before the next deal."""
@@ -187,8 +203,14 @@ def sample_deals(
     player: str = "greedy",
     seed: int = 0,
     progress: Callable[[int], None] | None = None,
+    role_totals: dict[str, float] | None = None,
+    role_deals: list[dict[str, int]] | None = None,
 ) -> list[DealSample]:
-    """Play computer-vs-computer games and keep each complete deal's ordered scores."""
+    """Play computer-vs-computer games and keep each complete deal's ordered scores.
+
+    ``role_totals``, when given, is filled with the summed points of each `ROLE_MEANS` source.
+    ``role_deals``, when given, gets each complete deal's points by `ROLE_MEANS` source.
+    """
     from fifteentwo.actions import DealDone, Dealt, Reason, Scored
     from fifteentwo.players import load_player, play_game
     from fifteentwo.rules import STANDARD
@@ -201,14 +223,25 @@ def sample_deals(
         game = play_game(rules, players, game_seed)
         game_seed += 1
         current: DealSample | None = None
+        pending: list[Scored] = []
         dealer = 0
         for event in game.events:
             if isinstance(event, Dealt):
-                current, dealer = [], event.dealer
+                current, dealer, pending = [], event.dealer, []
             elif isinstance(event, Scored) and current is not None:
                 if event.reason is not Reason.THREE_FOR_LAST:
                     current.append((event.seat == dealer, event.points))
+                    pending.append(event)
             elif isinstance(event, DealDone) and current is not None:
+                by_role: dict[str, int] = dict.fromkeys(ROLE_MEANS, 0)
+                for scored in pending:
+                    by_role[_role_key(scored.reason, scored.seat == dealer)] += scored.points
+                if role_totals is not None:
+                    for key, value in by_role.items():
+                        role_totals[key] = role_totals.get(key, 0.0) + value
+                if role_deals is not None:
+                    role_deals.append(by_role)
+                pending = []
                 out.append(current)
                 current = None
                 if progress is not None:
@@ -216,6 +249,18 @@ def sample_deals(
                 if len(out) >= deals:
                     break
     return out
+
+
+def _role_key(reason: object, by_dealer: bool) -> str:
+    from fifteentwo.actions import Reason
+
+    if reason is Reason.CRIB:
+        return "crib"
+    if reason is Reason.HIS_HEELS:
+        return "heels"
+    if reason is Reason.HAND:
+        return "hand_dealer" if by_dealer else "hand_pone"
+    return "peg_dealer" if by_dealer else "peg_pone"  # play, go, last card
 
 
 def build_tables(
@@ -228,14 +273,29 @@ def build_tables(
 ) -> dict[int, EquityTable]:
     """Sample deals, solve the 121 and 61 tables, and save them (default: the package data)."""
     started = time.perf_counter()
-    samples = sample_deals(deals, player=player, seed=seed, progress=progress)
+    totals: dict[str, float] = {}
+    per_deal: list[dict[str, int]] = []
+    samples = sample_deals(
+        deals,
+        player=player,
+        seed=seed,
+        progress=progress,
+        role_totals=totals,
+        role_deals=per_deal,
+    )
+    means = {key: totals.get(key, 0.0) / len(samples) for key in ROLE_MEANS}
     tables = {t: solve(samples, t, source=player) for t in TARGETS}
+    tables = {t: replace(table, role_means=means) for t, table in tables.items()}
     target_path = path or _package_data_path()
     arrays: dict[str, npt.NDArray[np.generic]] = {}
     for t, table in tables.items():
         arrays[f"win{t}"] = table.win.astype(np.float32)
         arrays[f"points{t}"] = table.points.astype(np.float32)
     arrays["meta"] = np.array([deals, time.perf_counter() - started])
+    arrays["role_means"] = np.array([means[key] for key in ROLE_MEANS])
+    for name, parts in ROLE_SUMS.items():
+        values = np.array([sum(d[p] for p in parts) for d in per_deal])
+        arrays[f"hist_{name}"] = np.bincount(values) / len(values)
     arrays["source"] = np.array(player)
     tmp = target_path.with_name(target_path.name + ".tmp.npz")
     np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
@@ -260,11 +320,17 @@ def load_table(target: int = 121) -> EquityTable:
             points = data[f"points{target}"].astype(np.float64)
             deals = int(data["meta"][0])
             source = str(data["source"])
+            role_means = None
+            if "role_means" in data:
+                role_means = dict(zip(ROLE_MEANS, map(float, data["role_means"]), strict=True))
+            histograms = None
+            if all(f"hist_{name}" in data for name in ROLE_SUMS):
+                histograms = {name: data[f"hist_{name}"].astype(np.float64) for name in ROLE_SUMS}
     except (OSError, KeyError, ValueError) as exc:
         raise EquityError(
             f"equity table missing or corrupt ({exc}); run 'cribbage equity --build'"
         ) from None
-    return EquityTable(target, win, points, deals, source)
+    return EquityTable(target, win, points, deals, source, role_means, histograms)
 
 
 def win_probability(my_score: int, opp_score: int, my_deal: bool, target: int = 121) -> float:
@@ -275,3 +341,53 @@ def win_probability(my_score: int, opp_score: int, my_deal: bool, target: int = 
 def expected_game_points(my_score: int, opp_score: int, my_deal: bool, target: int = 121) -> float:
     """Expected game points won minus lost from a position (skunk 2, double skunk 4)."""
     return load_table(target).expected_points(my_score, opp_score, my_deal)
+
+
+def discard_win(
+    my_score: int,
+    opp_score: int,
+    *,
+    dealer: bool,
+    hand_distribution: dict[int, int],
+    crib_mean: float,
+    target: int = 121,
+) -> float:
+    """P(win) after keeping a hand, from the position before the deal (an approximation).
+
+    My hand adds its exact points for each starter; the crib adds its mean for its owner; the
+    pegging of each side and the opponent's hand follow the per-deal distributions measured
+    with the table's deals (taken as independent). The counting order is kept: the pone pegs
+    and shows before the dealer, so a pone who reaches the target wins before the dealer
+    counts. A position the deal does not decide is valued from the table, the deal passing.
+    """
+    table = load_table(target)
+    hist = table.histograms
+    if hist is None:
+        raise EquityError("the equity table has no per-deal distributions; rebuild it")
+    starters = sum(hand_distribution.values())
+    hand_pts = np.array(list(hand_distribution), dtype=np.int64)
+    hand_p = np.array(list(hand_distribution.values()), dtype=np.float64) / starters
+    crib = round(crib_mean)
+    if dealer:
+        opp_p = hist["pone_all"]  # the pone's pegging and hand, counted before mine
+        mine_p = hist["dealer_peg"]
+    else:
+        opp_p = hist["dealer_no_crib"]
+        mine_p = hist["pone_peg"]
+    # My points this deal: pegging + hand (+ crib when I deal), as a distribution.
+    mine_dist = np.convolve(mine_p, np.bincount(hand_pts, weights=hand_p))
+    if dealer:
+        mine_dist = np.concatenate([np.zeros(crib), mine_dist])
+    my_after = np.minimum(my_score + np.arange(len(mine_dist)), target)
+    opp_pts = np.arange(len(opp_p)) + (0 if dealer else crib)
+    opp_after = np.minimum(opp_score + opp_pts, target)
+    win_table = np.zeros((target + 1, target + 1))
+    win_table[:target, :target] = table.win[:, :, 0 if dealer else 1]
+    win_table[target, :] = 1.0  # I reached the target
+    win_table[:, target] = 0.0  # the opponent did
+    if dealer:
+        win_table[target, target] = 0.0  # the pone counts first
+    else:
+        win_table[target, target] = 1.0  # I am the pone: I count first
+    values = win_table[np.ix_(my_after, opp_after)]
+    return min(1.0, max(0.0, float(mine_dist @ values @ opp_p)))  # rounding can pass 1

@@ -3,8 +3,8 @@
 The fifteens, pairs and runs of a crib depend only on the multiset of its five ranks, so the
 expected rank part of a crib is a dot product: a row of `crib_rank_table` (the thrown ranks
 against every multiset of the other cards' ranks) times the probability of each multiset. The
-tables are small (91 x 455 and 13 x 1,820 entries) and are built with numpy in a few
-milliseconds on first use, so nothing is cached on disk.
+tables are small (91 x 455 and 13 x 1,820 entries) and numpy builds them in about 20 ms on
+first use, so nothing is cached on disk.
 
 >>> m = multisets(2)
 >>> len(m), len(multisets(3)), len(multisets(4))
@@ -75,7 +75,7 @@ def multisets(size: int) -> npt.NDArray[np.int8]:
 
 @cache
 def multiset_keys(size: int) -> IntArray:
-    """Base-5 keys of `multisets` (``size``), which are increasing in that order's sort."""
+    """The `scoring.RANK_KEY` sums (base-5 keys) of the rows of `multisets` (``size``)."""
     keys = multisets(size).astype(np.int64) @ POWERS
     keys.flags.writeable = False
     return keys
@@ -91,6 +91,9 @@ def _key_order(size: int) -> tuple[IntArray, IntArray]:
 def multiset_index(size: int, ranks: npt.ArrayLike) -> IntArray:
     """Row numbers in `multisets` (``size``) of rank lists (ranks 1..13, shape ``(..., size)``)."""
     ranks_arr = np.asarray(ranks, dtype=np.int64)
+    if ranks_arr.shape[-1] != size:
+        raise ValueError(f"expected {size} ranks per multiset, got {ranks_arr.shape[-1]}")
+    # Five or more of a rank carry into the next digit, so they never match a real key.
     keys = (5 ** (ranks_arr - 1)).sum(axis=-1)
     return _index_of_keys(size, keys)
 

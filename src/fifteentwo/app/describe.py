@@ -34,8 +34,10 @@ SKUNK_WORDS = ("", "a skunk", "a double skunk")
 
 
 def cards_text(cards: Iterable[Card], *, ascii_only: bool = False) -> str:
-    """Cards for people: ``5♥ J♦`` (or ``5H JD`` with ``ascii_only``)."""
-    return " ".join(c.short if ascii_only else c.unicode for c in cards)
+    """Cards for people: ``5♥ 10♦`` (or ``5H 10D`` with ``ascii_only``, as people type them)."""
+    if ascii_only:
+        return " ".join(c.rank.label + c.suit.letter for c in cards)
+    return " ".join(c.unicode for c in cards)
 
 
 class Describer:

@@ -16,11 +16,11 @@ from typing import NoReturn
 from fifteentwo import __version__
 from fifteentwo.errors import FifteenTwoError
 
-COMMANDS = ("score", "stats", "discard", "equity")
+COMMANDS = ("play", "score", "stats", "discard", "equity", "rules", "history")
 """Subcommand modules under `fifteentwo.cli`, in the order ``--help`` lists them."""
 
-DEFAULT_COMMAND = "score"
-"""What plain ``cribbage`` runs (the game, once it exists)."""
+DEFAULT_COMMAND = "play"
+"""What plain ``cribbage`` (or ``cribbage --plain ...``) runs: the game."""
 
 
 class UsageError(FifteenTwoError):
@@ -58,11 +58,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cribbage`` console script."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    if not args_list or (args_list[0].startswith("-") and args_list[0] not in (
-        "-h",
-        "--help",
-        "--version",
-    )):
+    top_level = ("-h", "--help", "--version")
+    if not args_list or (args_list[0].startswith("-") and args_list[0] not in top_level):
         args_list.insert(0, DEFAULT_COMMAND)
     try:
         args = parser.parse_args(args_list)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from rich import box
@@ -49,13 +48,16 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--score", metavar="ME,OPP", help="the score before the deal (for win probabilities)"
     )
+    parser.add_argument(
+        "--target", type=int, choices=(121, 61), default=121, help="game length for --score"
+    )
     parser.add_argument("--table", action="store_true", help="print the crib table instead")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.set_defaults(func=run)
 
 
-def parse_score(text: str) -> tuple[int, int]:
-    """``ME,OPP`` -> two scores, each 0..120."""
+def parse_score(text: str, target: int = 121) -> tuple[int, int]:
+    """``ME,OPP`` -> two scores, each below the target."""
     parts = text.replace(" ", "").split(",")
     try:
         if len(parts) != 2:
@@ -63,8 +65,8 @@ def parse_score(text: str) -> tuple[int, int]:
         me, opp = int(parts[0]), int(parts[1])
     except ValueError:
         raise UsageError(f"--score takes two numbers as ME,OPP, e.g. 90,85; got {text!r}") from None
-    if not (0 <= me <= 120 and 0 <= opp <= 120):
-        raise UsageError(f"scores must be between 0 and 120, got {me},{opp}")
+    if not (0 <= me < target and 0 <= opp < target):
+        raise UsageError(f"scores must be between 0 and {target - 1}, got {me},{opp}")
     return me, opp
 
 
@@ -82,18 +84,15 @@ def run(args: argparse.Namespace) -> int:
         )
     if not (args.dealer or args.pone):
         raise UsageError("say whose crib it is: --dealer (yours) or --pone (your opponent's)")
-    score = parse_score(args.score) if args.score is not None else None
+    score = parse_score(args.score, args.target) if args.score is not None else None
     analysis = analyze_discard(
         parse_cards(" ".join(args.cards)),
         dealer=args.dealer,
         players=args.players,
         opponent=args.opponent,
+        score=score,
+        target=args.target,
     )
-    if score is not None:
-        print(
-            "note: win probabilities are not available yet; ranking by expected points",
-            file=sys.stderr,
-        )
     if args.json:
         print(json.dumps([option.to_json() for option in analysis]))
     else:
@@ -118,6 +117,8 @@ def print_analysis(analysis: DiscardAnalysis, console: Console) -> None:
         table.add_column(name)
     for name in ("hand avg", "min", "max", "crib avg", "total"):
         table.add_column(name, justify="right")
+    if analysis.score is not None:
+        table.add_column("win", justify="right")
     for i, option in enumerate(analysis):
         style = "bold" if i == 0 else None
         table.add_row(
@@ -128,6 +129,7 @@ def print_analysis(analysis: DiscardAnalysis, console: Console) -> None:
             str(option.hand.max),
             f"{option.crib.mean:.2f}",
             f"{option.total:.2f}",
+            *([f"{option.win:.1%}"] if option.win is not None else []),
             style=style,
         )
     console.print(table)

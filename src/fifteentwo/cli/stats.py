@@ -68,19 +68,21 @@ def print_distribution(dist: Distribution, console: Console, elapsed: float | No
     what = "crib" if dist.crib else "hand"
     title = f"Show scores of a {dist.hand_size}-card {what} with the starter"
     table = Table(title=title, title_justify="left")
-    table.add_column("score", justify="right")
-    table.add_column("cases", justify="right")
-    table.add_column("share", justify="right")
+    table.add_column("score", justify="right", no_wrap=True)
+    table.add_column("cases", justify="right", no_wrap=True)
+    table.add_column("share", justify="right", no_wrap=True)
     table.add_column("", no_wrap=True)
+    width = max(8, min(BAR_WIDTH, console.width - 40))  # the numbers take about 40 columns
     most = max(dist.counts)
     for score, n in enumerate(dist.counts):
         if n:
-            table.add_row(str(score), f"{n:,}", f"{100 * n / dist.cases:.3f}%", bar(n, most))
+            share = f"{100 * n / dist.cases:.3f}%"
+            table.add_row(str(score), f"{n:,}", share, bar(n, most, width))
         else:
             table.add_row(f"[dim]{score}[/]", "[dim]0[/]", "", "[dim]impossible[/]")
     console.print(table)
     timing = f" in {elapsed:.2f} s" if elapsed is not None else ""
     console.print(f"All {dist.cases:,} cases scored one by one{timing}.")
     console.print(f"mean {dist.mean:.4f} (exactly {dist.mean_exact})")
-    console.print(f"zero (\"nineteen\") {dist.counts[0]:,} = {100 * dist.zero_share:.2f}%")
+    console.print(f'zero ("nineteen") {dist.counts[0]:,} = {100 * dist.zero_share:.2f}%')
     console.print(f"impossible scores: {', '.join(map(str, dist.impossible))}")

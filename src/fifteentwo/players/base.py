@@ -11,7 +11,17 @@ import importlib
 import random
 from collections.abc import Callable, Sequence
 
-from fifteentwo.actions import CHANCE, GO, Action, Count, Cut, Discard, Muggins, Phase, Play
+from fifteentwo.actions import (
+    CHANCE,
+    GO,
+    PLAY_ACTIONS,
+    Action,
+    Count,
+    Cut,
+    Discard,
+    Muggins,
+    Phase,
+)
 from fifteentwo.cards import Card
 from fifteentwo.errors import FifteenTwoError, IllegalActionError
 from fifteentwo.game import Game, Observation
@@ -30,12 +40,13 @@ class Player:
 
     def choose(self, obs: Observation) -> Action:
         """The action for the decision in ``obs`` (dispatches on the phase)."""
-        if obs.phase is Phase.DISCARD:
-            return Discard(tuple(sorted(self.choose_discard(obs))))
-        if obs.phase is Phase.PLAY:
+        phase = obs.phase
+        if phase is Phase.PLAY:
             card = self.choose_play(obs)
-            return GO if card is None else Play(card)
-        if obs.phase is Phase.SHOW:
+            return GO if card is None else PLAY_ACTIONS[card.index]
+        if phase is Phase.DISCARD:
+            return Discard(tuple(sorted(self.choose_discard(obs))))
+        if phase is Phase.SHOW:
             if obs.pending_claim is not None:
                 return Muggins(self.choose_muggins(obs))
             return Count(self.choose_count(obs))
@@ -80,15 +91,19 @@ def play_game(
     if len(players) != rules.players:
         raise IllegalActionError(f"{len(players)} players for a {rules.players}-seat game")
     game = Game(rules, seed=seed)
-    while not game.is_over:
-        seat = game.to_move
-        assert seat is not None
+    # Bound methods fetched once: this loop runs a few hundred times a game.
+    apply, sample, observe = game.apply, game.sample_chance, game.observation
+    choose = [player.choose for player in players]
+    seat = game.to_move
+    while seat is not None:
         if seat == CHANCE:
-            game.apply(game.sample_chance())
+            apply(sample())
         else:
-            game.apply(players[seat].choose(game.observation(seat)))
+            apply(choose[seat](observe(seat)))
         if on_step is not None:
             on_step(game)
+        seat = game._to_move  # `to_move` without the property call
+
     return game
 
 

@@ -5,17 +5,37 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import combinations
 
-from fifteentwo.actions import Discard, Play
+from fifteentwo.actions import GO, Action, Discard, Phase, Play
 from fifteentwo.cards import DECK, Card
 from fifteentwo.game import Observation
 from fifteentwo.players.base import Player
-from fifteentwo.scoring import hand_total, peg_points_ranks
+from fifteentwo.scoring import hand_totals, peg_points_ranks
 
 
 class RandomPlayer(Player):
     """Picks uniformly among the legal actions; the floor of every strength ladder."""
 
     name = "random"
+
+    def choose(self, obs: Observation) -> Action:
+        """`Player.choose` with the play and discard picks inlined (self-play speed).
+
+        It draws from the RNG exactly as `choose_play` and `choose_discard` do, so games are the
+        same either way; a subclass that overrides either method gets the general path.
+        """
+        cls = type(self)
+        phase = obs.phase
+        if phase is Phase.PLAY and cls.choose_play is RandomPlayer.choose_play:
+            legal = obs.legal  # the playable cards in hand order, then go if it is legal
+            n = len(legal)
+            if n == 0 or legal[n - 1] is GO:
+                if n <= 1 or self.rng.random() < 0.5:
+                    return GO
+                return self.rng.choice(legal[: n - 1])
+            return self.rng.choice(legal)
+        if phase is Phase.DISCARD and cls.choose_discard is RandomPlayer.choose_discard:
+            return self.rng.choice(obs.legal)  # all discards, each already in card order
+        return super().choose(obs)
 
     def choose_discard(self, obs: Observation) -> Sequence[Card]:
         options = [a for a in obs.legal if isinstance(a, Discard)]
@@ -40,8 +60,8 @@ class GreedyPlayer(Player):
         starters = [c.index for c in DECK if c.index not in seen]
         best: tuple[int, tuple[Card, ...]] | None = None
         for keep in combinations(hand, obs.rules.kept):
-            idx = [c.index for c in keep]
-            value = sum(hand_total(idx, s) for s in starters)
+            totals = hand_totals([c.index for c in keep])  # the total with each starter
+            value = sum([totals[s] for s in starters])
             if best is None or value > best[0]:
                 best = (value, keep)
         assert best is not None

@@ -1,0 +1,307 @@
+"""The choices a player makes before a game, and the one place that turns them into a `Session`.
+
+`PlayOptions` is what ``cribbage play`` parsed; both front-ends read it (quiet, explain, whether
+to ask for instructions or the game length) and build sessions through `new_session`, so a game
+started from the Textual app and one started in plain mode are set up, saved and logged alike.
+
+>>> opts = PlayOptions(variant="short", players=("human", "greedy"), seed=5)
+>>> s = new_session(opts, opts.preset_rules())
+>>> s.rules.target, [seat.name for seat in s.seats], s.seed
+(61, ['You', 'Computer'], 5)
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from fifteentwo.actions import GameOver
+from fifteentwo.app.session import SeatConfig, Session
+from fifteentwo.errors import FifteenTwoError
+from fifteentwo.rules import Rules, find_rules
+
+if TYPE_CHECKING:
+    from fifteentwo.app.history import History
+
+__all__ = [
+    "HUMAN",
+    "PlayOptions",
+    "SessionFactory",
+    "default_level",
+    "default_save_path",
+    "known_levels",
+    "new_session",
+    "parse_players",
+    "seat_names",
+]
+
+HUMAN: Final = "human"
+"""The seat spec of a person at the keyboard."""
+
+COMPUTER: Final = "computer"
+"""A seat spec meaning "a computer of the chosen (or default) level"."""
+
+_HUMAN_WORDS: Final = frozenset({"human", "h", "you", "me", "person"})
+_COMPUTER_WORDS: Final = frozenset({"computer", "cpu", "c", "bot"})
+_LEVEL_PREFERENCE: Final = ("expert", "standard", "greedy")
+"""The default opponent is the strongest of these that is registered."""
+_BY_SEATS: Final = {3: "three-player", 4: "four-player"}
+
+
+def known_levels() -> dict[str, Callable[[int], object]]:
+    """The registered computer levels by name (importing the players package registers them)."""
+    import fifteentwo.players  # noqa: F401  (levels may register themselves on import)
+    from fifteentwo.players.simple import LEVELS
+
+    return dict(LEVELS)
+
+
+def default_level() -> str:
+    """The strongest registered level, preferring expert, then standard, then greedy."""
+    levels = known_levels()
+    for name in _LEVEL_PREFERENCE:
+        if name in levels:
+            return name
+    return next(iter(levels))
+
+
+def check_level(spec: str) -> str:
+    """A level name (normalised) or a ``module:Class`` spec that loads; else a clear error."""
+    if ":" in spec:
+        from fifteentwo.players import load_player
+
+        load_player(spec, 0)  # raises FifteenTwoError naming what is wrong
+        return spec
+    name = spec.strip().lower()
+    levels = known_levels()
+    if name not in levels:
+        raise FifteenTwoError(
+            f"unknown level {spec!r}; choose from {', '.join(levels)} or give module:Class"
+        )
+    return name
+
+
+def parse_players(text: str) -> tuple[str, ...]:
+    """Seat specs from ``human,expert`` (seat order; ``computer`` means the chosen level).
+
+    >>> parse_players("Human, greedy")
+    ('human', 'greedy')
+    >>> parse_players("you,cpu,cpu")
+    ('human', 'computer', 'computer')
+    """
+    specs: list[str] = []
+    for raw in text.split(","):
+        word = raw.strip()
+        low = word.lower()
+        if not word:
+            raise FifteenTwoError(f"--players: empty seat in {text!r}")
+        if low in _HUMAN_WORDS:
+            specs.append(HUMAN)
+        elif low in _COMPUTER_WORDS:
+            specs.append(COMPUTER)
+        else:
+            specs.append(word if ":" in word else low)
+    if not 2 <= len(specs) <= 4:
+        raise FifteenTwoError(f"--players names {len(specs)} seats; a game has 2, 3 or 4")
+    return tuple(specs)
+
+
+def seat_names(specs: Sequence[str]) -> list[str]:
+    """Names that read well in sentences: ``You``, and the others by where they sit.
+
+    Seat 1 sits on seat 0's left (it plays next), so names follow the first human's view.
+
+    >>> seat_names(["human", "expert"])
+    ['You', 'Computer']
+    >>> seat_names(["human", "greedy", "greedy", "greedy"])
+    ['You', 'Left', 'Partner', 'Right']
+    >>> seat_names(["greedy", "human", "human"])
+    ['Right', 'You', 'Player 2']
+    """
+    n = len(specs)
+    humans = [i for i, s in enumerate(specs) if s == HUMAN]
+    if not humans:
+        return [f"{s.rsplit(':', 1)[-1].capitalize()} {i + 1}" for i, s in enumerate(specs)]
+    me = humans[0]
+    names = []
+    for seat, spec in enumerate(specs):
+        offset = (seat - me) % n
+        if seat == me:
+            names.append("You")
+        elif spec == HUMAN:
+            names.append(f"Player {humans.index(seat) + 1}")
+        elif n == 2:
+            names.append("Computer")
+        elif offset == 1:
+            names.append("Left")
+        elif offset == n - 1:
+            names.append("Right")
+        else:
+            names.append("Partner")
+    return names
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOptions:
+    """Everything ``cribbage play`` lets a player choose; None means "ask" or "the default"."""
+
+    variant: str | None = None
+    """A preset name (``standard``, ``short``, ``five-card``, ...); None: ask short or long.
+    Set from `players` when that names three or four seats."""
+    target: int | None = None
+    """Play to this many points instead of the variant's target (skunk lines move with it)."""
+    players: tuple[str, ...] | None = None
+    """Seat specs in seat order: ``human``, ``computer`` or a level; partners are seats 0+2.
+    None: you and computers of `level`."""
+    level: str | None = None
+    """Level of every ``computer`` seat; None: `default_level()`."""
+    seed: int | None = None
+    """Seed of the first game; None: a fresh one from the system (the session records it)."""
+    muggins: bool | None = None
+    """Let opponents take points you fail to claim; None: the variant's own setting (off)."""
+    auto_count: bool = True
+    """Count your hands for you; False: you claim your totals (the CLI turns this off when
+    muggins is on, unless ``--auto-count`` is given)."""
+    random_cut: bool = False
+    """Cut for you at random instead of asking how deep (BSD ``-r``)."""
+    quiet: bool = False
+    """Short messages (BSD ``-q``)."""
+    explain: bool = False
+    """After a wrong count, show the right one item by item (BSD ``-e``)."""
+    match_games: int = 1
+    """Best of N games (skunks count extra); 1 for single games."""
+    instructions: bool | None = None
+    """Show the rules first: None asks, False never asks (``--no-instructions``)."""
+
+    def __post_init__(self) -> None:
+        if self.variant is None and self.players is not None and len(self.players) in _BY_SEATS:
+            object.__setattr__(self, "variant", _BY_SEATS[len(self.players)])
+
+    # --- rules ----------------------------------------------------------------------------------
+
+    @property
+    def variant_known(self) -> bool:
+        """Whether the options fix the variant; otherwise the front-end asks short or long."""
+        return self.variant is not None
+
+    def preset_rules(self, variant: str | None = None) -> Rules:
+        """The rules for ``variant`` (or the chosen one), with the options' changes applied."""
+        name = variant or self.variant
+        if name is None:
+            raise FifteenTwoError("no variant chosen: ask short or long first")
+        return self.adjust(find_rules(name))
+
+    def adjust(self, rules: Rules) -> Rules:
+        """Apply target, muggins and match length to ``rules`` (applying twice changes nothing)."""
+        if self.target is not None and rules.target != self.target:
+            rules = rules.with_target(self.target)
+        changes: dict[str, object] = {}
+        if self.muggins is not None:
+            changes["muggins"] = self.muggins
+        if self.match_games != 1:
+            changes["match_games"] = self.match_games
+        return rules.replace(**changes) if changes else rules
+
+    # --- seats ----------------------------------------------------------------------------------
+
+    def seat_specs(self, rules: Rules) -> list[str]:
+        """One spec per seat (``human`` or a level), checked against the rules."""
+        level = check_level(self.level) if self.level else default_level()
+        if self.players is None:
+            return [HUMAN] + [level] * (rules.players - 1)
+        if len(self.players) != rules.players:
+            raise FifteenTwoError(
+                f"--players names {len(self.players)} seats, but {rules.name} has {rules.players}"
+            )
+        return [
+            s if s == HUMAN else level if s == COMPUTER else check_level(s) for s in self.players
+        ]
+
+    def seats(self, rules: Rules) -> list[SeatConfig]:
+        """The seats of a session under ``rules``."""
+        specs = self.seat_specs(rules)
+        return [
+            SeatConfig(name, human=spec == HUMAN, level="" if spec == HUMAN else spec)
+            for name, spec in zip(seat_names(specs), specs, strict=True)
+        ]
+
+    def check(self) -> None:
+        """Raise `FifteenTwoError` now for options that could never start a game."""
+        self.seats(self.preset_rules(None if self.variant_known else "standard"))
+
+
+def new_session(
+    options: PlayOptions,
+    rules: Rules,
+    *,
+    save_path: Path | None = None,
+    history: History | None = None,
+) -> Session:
+    """A new session under ``rules`` (adjusted by the options), saved and logged as asked.
+
+    A missing seed is drawn from the system's random source, so each game differs; the seed
+    used is in the session, its save and its record.
+    """
+    rules = options.adjust(rules)
+    seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**32)
+    return Session(
+        rules,
+        options.seats(rules),
+        seed,
+        auto_count=options.auto_count,
+        random_cut=options.random_cut,
+        save_path=save_path,
+        on_game_over=None if history is None else game_logger(history),
+    )
+
+
+def game_logger(history: History) -> Callable[[Session, GameOver], None]:
+    """An ``on_game_over`` hook that stores each finished game; a failure only warns.
+
+    A broken history must never cost the player the game in progress.
+    """
+
+    def log(session: Session, event: GameOver) -> None:
+        try:
+            history.record_game(session, event)
+        except FifteenTwoError as exc:
+            print(f"warning: {exc}", file=sys.stderr)
+
+    return log
+
+
+class SessionFactory:
+    """``make_session`` for the front-ends: each call starts the next game of this sitting.
+
+    With a fixed seed the games go seed, seed+1, ...; so a sitting replays exactly.
+    """
+
+    def __init__(
+        self,
+        options: PlayOptions,
+        *,
+        save_path: Path | None = None,
+        history: History | None = None,
+    ) -> None:
+        self.options = options
+        self.save_path = save_path
+        self.history = history
+        self.games_started = 0
+
+    def __call__(self, rules: Rules) -> Session:
+        options = self.options
+        if options.seed is not None:
+            options = replace(options, seed=options.seed + self.games_started)
+        self.games_started += 1
+        return new_session(options, rules, save_path=self.save_path, history=self.history)
+
+
+def default_save_path() -> Path:
+    """The one save slot: ``save.json`` in the data directory."""
+    from fifteentwo.app.history import SAVE_FILE, data_dir
+
+    return data_dir() / SAVE_FILE

@@ -1,0 +1,612 @@
+"""The plain line mode: the game as sentences on stdout and answers on stdin.
+
+No colour and no cursor movement, so it works through pipes, in scripts and tests, and with a
+screen reader. It follows the BSD program's flow (instructions? short or long? cut for deal, lay
+away, play, the show, another game?) and adds saves, muggins and a text pegboard.
+
+Every question is one line ending in ``": "`` or ``"? "``, written and flushed as a whole after
+everything before it, so a driver can read up to a prompt and answer it. Lines are flushed one by
+one. Decisions come from the engine's observation (its legal actions); this module only reads
+what people type and says what happened.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from fifteentwo.actions import (
+    GO,
+    Action,
+    Count,
+    Cut,
+    Dealt,
+    Discard,
+    Event,
+    GameOver,
+    HandCounted,
+    MatchOver,
+    Muggins,
+    Phase,
+    Play,
+    Scored,
+)
+from fifteentwo.app.describe import Describer, cards_text
+from fifteentwo.app.options import PlayOptions
+from fifteentwo.app.rules_text import rules_plain
+from fifteentwo.app.session import Session
+from fifteentwo.cards import Card, card_in_hand, parse_rank
+from fifteentwo.errors import CardError, IllegalActionError
+from fifteentwo.game import Observation
+from fifteentwo.rules import Rules
+
+__all__ = ["PlainGame", "peg_positions", "pegboard", "read_cards", "run_plain"]
+
+RESUME_HINT = "Your game is saved; 'cribbage play --resume' continues it."
+HOLES_PER_ROW = 60
+_YES = frozenset({"y", "yes"})
+_NO = frozenset({"n", "no"})
+_HELP = frozenset({"?", "help", "h"})
+_QUIT = frozenset({"q", "quit", "exit"})
+_GO_WORDS = frozenset({"g", "go"})
+_COMMANDS_HELP = (
+    "At any question: '?' or 'help' explains it, 'hand' shows your cards, "
+    "'score' or 'board' shows the pegboard, 'rules' shows the rules, "
+    "'q' or 'quit' saves the game and stops (type 'queen' or 'qh' for a queen)."
+)
+
+
+class _Quit(Exception):
+    """The player asked to stop, or input ended."""
+
+
+def _tokens(text: str) -> list[str]:
+    """Words split on spaces and commas, keeping ``king of hearts`` together."""
+    words = [w for w in re.split(r"[\s,;]+", text.strip()) if w]
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        if i + 2 < len(words) and words[i + 1].lower() == "of":
+            out.append(" ".join(words[i : i + 3]))
+            i += 3
+        else:
+            out.append(words[i])
+            i += 1
+    return out
+
+
+def _rank_of(token: str) -> int | None:
+    try:
+        return int(parse_rank(token))
+    except CardError:
+        return None
+
+
+def read_cards(text: str, hand: Sequence[Card]) -> list[Card]:
+    """The cards someone typed, resolved against their hand (in the order shown).
+
+    A token is a card (``5h``, ``ten of spades``), a rank held once (``k``), a position counted
+    from the left (``2``; ``#2`` is always a position), or a rank repeated as often as it is
+    held (``5 5`` for both fives). A number that could be a rank or a position is refused
+    unless both mean the same card.
+
+    >>> from fifteentwo.cards import parse_cards
+    >>> hand = parse_cards("2c 5h 5s 9d jc kh")
+    >>> [c.short for c in read_cards("kh 9", hand)], [c.short for c in read_cards("#1 5 5", hand)]
+    (['KH', '9D'], ['2C', '5H', '5S'])
+    """
+    tokens = _tokens(text)
+    if not tokens:
+        raise CardError("type the cards, e.g. " + " ".join(c.short.lower() for c in hand[:2]))
+    chosen: list[Card] = []
+    # A rank typed as many times as it is held names all those cards ("5 5").
+    repeated: dict[int, list[Card]] = {}
+    for token in tokens:
+        rank = _rank_of(token)
+        if rank is None or (token.isdigit() and token != str(rank)):
+            continue
+        held = [c for c in hand if c.rank == rank]
+        if len(held) > 1 and sum(_rank_of(t) == rank for t in tokens) == len(held):
+            repeated[rank] = held
+    for token in tokens:
+        rank = _rank_of(token)
+        if rank is not None and rank in repeated:
+            card = repeated[rank].pop(0)
+        else:
+            card = _read_card(token, hand)
+        if card in chosen:
+            raise CardError(f"you named {card.short} twice")
+        chosen.append(card)
+    return chosen
+
+
+def _read_card(token: str, hand: Sequence[Card]) -> Card:
+    if token.startswith("#"):
+        number = token[1:]
+        if number.isdigit() and 1 <= int(number) <= len(hand):
+            return hand[int(number) - 1]
+        raise CardError(f"no position {number} in a hand of {len(hand)}")
+    by_position = None
+    if token.isdigit() and 1 <= int(token) <= len(hand):
+        by_position = hand[int(token) - 1]
+    rank = _rank_of(token)
+    held = [c for c in hand if c.rank == rank]
+    if not held:
+        return by_position if by_position is not None else card_in_hand(token, hand)
+    if len(held) == 1 and by_position in (None, held[0]):
+        return held[0]
+    choices = [f"your {c.short}" for c in held]
+    if by_position is not None and by_position not in held:
+        choices.append(f"card number {token} ({by_position.short})")
+    hint = f" or #{token} for the position" if by_position is not None else ""
+    listed = ", ".join(choices[:-1]) + " or " + choices[-1]
+    raise CardError(
+        f"'{token}' could be {listed}; type the card (e.g. {held[0].short.lower()}){hint}"
+    )
+
+
+def peg_positions(events: Sequence[Event], sides: int) -> tuple[list[int], list[int]]:
+    """Each side's front and back peg in the current game, from the engine's Scored events."""
+    fronts, backs = [0] * sides, [0] * sides
+    new_game = False
+    for event in events:
+        if isinstance(event, GameOver):
+            new_game = True
+        elif isinstance(event, Scored):
+            if new_game:
+                fronts, backs, new_game = [0] * sides, [0] * sides, False
+            backs[event.side] = fronts[event.side]
+            fronts[event.side] = event.score
+    return fronts, backs
+
+
+def pegboard(target: int, names: Sequence[str], fronts: Sequence[int], backs: Sequence[int]) -> str:
+    """A text cribbage board: one track per side, ``*`` the front peg and ``o`` the back peg.
+
+    >>> print(pegboard(61, ["You", "Computer"], [12, 3], [7, 0]))
+    Pegboard, 61 to win (* front peg, o back peg, holes in tens):
+    You: 12, back peg 7
+         1-60  ......o...  .*........  ..........  ..........  ..........  ..........
+    Computer: 3, back peg at the start
+         1-60  ..*.......  ..........  ..........  ..........  ..........  ..........
+    """
+    lines = [f"Pegboard, {target} to win (* front peg, o back peg, holes in tens):"]
+    holes = target - 1
+    for name, front, back in zip(names, fronts, backs, strict=True):
+        if front >= target:
+            where = f"{front}, in the game hole"
+        else:
+            where = f"{front}, back peg {back}" if back else f"{front}, back peg at the start"
+        lines.append(f"{name}: {where}")
+        for start in range(1, holes + 1, HOLES_PER_ROW):
+            end = min(start + HOLES_PER_ROW - 1, holes)
+            cells = [
+                "*" if h == front else "o" if h == back and back else "."
+                for h in range(start, end + 1)
+            ]
+            groups = ["".join(cells[i : i + 10]) for i in range(0, len(cells), 10)]
+            lines.append(f"  {start:>3}-{end:<3}  " + "  ".join(groups))
+    return "\n".join(lines)
+
+
+class PlainGame:
+    """One sitting at the table in line mode: games until the player stops."""
+
+    def __init__(
+        self,
+        options: PlayOptions,
+        make_session: Callable[[Rules], Session],
+        *,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+        echo: bool | None = None,
+    ) -> None:
+        self.options = options
+        self.make_session = make_session
+        self.inp = stdin if stdin is not None else sys.stdin
+        self.out = stdout if stdout is not None else sys.stdout
+        self.echo = echo if echo is not None else not _isatty(self.inp)
+        """Repeat answers read from a pipe, so a transcript reads like a conversation."""
+        self.session: Session | None = None
+        self.describer: Describer | None = None
+        self.wins: list[int] = []
+        self._shown_hand: tuple[Card, ...] = ()
+
+    # --- input and output ------------------------------------------------------------------------
+
+    def say(self, text: str = "") -> None:
+        """Print lines (flushed, so a reader at the other end of a pipe sees them at once)."""
+        for line in text.split("\n"):
+            self.out.write(line.rstrip() + "\n")
+        self.out.flush()
+
+    def ask(self, prompt: str) -> str:
+        """Ask one question; return the stripped answer. End of input means quit."""
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            self.out.write("\n")
+            raise _Quit
+        if self.echo:
+            self.out.write(line if line.endswith("\n") else line + "\n")
+        return line.strip()
+
+    def ask_yes_no(self, prompt: str) -> bool:
+        """A y/n question (``q`` quits); asks again until it gets an answer."""
+        while True:
+            answer = self.ask(prompt).lower()
+            if answer in _YES:
+                return True
+            if answer in _NO:
+                return False
+            if answer in _QUIT:
+                raise _Quit
+            self.say("Please answer y or n.")
+
+    # --- the sitting ---------------------------------------------------------------------------
+
+    def run(self, *, resume: Session | None = None, offer: Session | None = None) -> int:
+        """Play games until the player says no more; 0 when done or saved, 130 on Ctrl-C.
+
+        ``resume`` continues a saved session at once; ``offer`` asks first.
+        """
+        try:
+            if offer is not None and resume is None:
+                self.say(f"You have a saved game: {self._status(offer)}.")
+                if self.ask_yes_no("Resume it (y/n)? "):
+                    resume = offer
+            if resume is None and self.options.instructions is None:
+                if self.ask_yes_no("Do you need instructions (y/n)? "):
+                    self.say(rules_plain())
+            elif self.options.instructions:
+                self.say(rules_plain())
+            session = resume if resume is not None else self.new_session(None)
+            if resume is not None:
+                self.say(f"Resuming your game: {self._status(resume)}.")
+            while True:
+                self.play(session, resumed=session is resume)
+                if not self.ask_yes_no("Another game (y/n)? "):
+                    self.say("Thanks for the game.")
+                    return 0
+                session = self.new_session(session.rules)
+        except _Quit:
+            if self.session is not None and not self.session.is_over:
+                self.session.save()
+                self.say(RESUME_HINT if self.session.save_path else "Game abandoned.")
+            return 0
+        except KeyboardInterrupt:
+            # The session saved itself after its last step; nothing half-done is written.
+            self.out.write("\n")
+            self.out.flush()
+            return 130
+
+    def new_session(self, rules: Rules | None) -> Session:
+        """Start the next game, asking short or long when nothing chose the variant."""
+        options = self.options
+        if rules is None:
+            if options.variant_known:
+                rules = options.preset_rules()
+            else:
+                while True:
+                    answer = self.ask("Short game (61) or long game (121) (s/l)? ").lower()
+                    if answer in ("s", "short", "61"):
+                        rules = options.preset_rules("short")
+                        break
+                    if answer in ("l", "long", "121"):
+                        rules = options.preset_rules("standard")
+                        break
+                    if answer in _QUIT:
+                        raise _Quit
+                    self.say("Please answer s (to 61) or l (to 121).")
+        session = self.make_session(rules)
+        self.say(self._header(session))
+        return session
+
+    def _header(self, session: Session) -> str:
+        rules = session.rules
+        seats = "; ".join(s.name if s.human else f"{s.name} ({s.level})" for s in session.seats)
+        match = f", best of {rules.match_games}" if rules.match_games > 1 else ""
+        extras = []
+        if rules.muggins:
+            extras.append("muggins")
+        if not session.auto_count and session.human_seats:
+            extras.append("you count your own hands")
+        more = f" ({', '.join(extras)})" if extras else ""
+        title = f"New game: {rules.name} to {rules.target}{match}{more}."
+        return f"{title} {seats}. Seed {session.seed}."
+
+    def _status(self, session: Session) -> str:
+        obs = session.observation()
+        names = Describer(session.rules, session.names(), session.viewer)
+        return f"{session.rules.name} to {session.rules.target}, {names.scores(obs.scores)}"
+
+    def play(self, session: Session, *, resumed: bool = False) -> None:
+        """Play one session (a game, or a match) to its end."""
+        self.session = session
+        humans = session.human_seats
+        self.describer = Describer(
+            session.rules,
+            session.names(),
+            humans[0] if humans else None,
+            quiet=self.options.quiet,
+            ascii_only=True,
+        )
+        self.wins = self.wins or [0] * session.rules.sides
+        if len(self.wins) != session.rules.sides:
+            self.wins = [0] * session.rules.sides
+        self._shown_hand = ()
+        self.show(session.run())
+        if resumed and session.waiting_for is not None:
+            self._show_hand(session.observation(session.waiting_for), force=True)
+        while not session.is_over:
+            seat = session.waiting_for
+            assert seat is not None, "the session stopped with no one to move"
+            obs = session.observation(seat)
+            action = self.decide(obs)
+            try:
+                events = session.act(action)
+            except IllegalActionError as exc:
+                self.say(self._refusal(action, obs, exc))
+                continue
+            self.show(events)
+
+    # --- telling what happened -------------------------------------------------------------------
+
+    def show(self, events: Sequence[Event]) -> None:
+        """Say the events, with this mode's extras (mistakes in counting, results)."""
+        assert self.describer is not None and self.session is not None
+        for event in events:
+            text = self.describer.describe(event)
+            if text:
+                self.say(text)
+            if isinstance(event, Dealt) and self.describer.viewer is not None:
+                hand = event.hands[self.describer.viewer]
+                self._shown_hand = tuple(sorted(hand or ()))
+            elif isinstance(event, HandCounted):
+                self._after_count(event)
+            elif isinstance(event, GameOver):
+                self._after_game(event)
+            elif isinstance(event, MatchOver) and self.session.rules.match_games > 1:
+                self.say("The match is over.")
+
+    def _after_count(self, event: HandCounted) -> None:
+        session = self.session
+        assert session is not None
+        if event.claimed == event.total or not session.seats[event.seat].human:
+            return
+        what = "crib" if event.crib else "hand"
+        self.say(f"You should have taken {event.total} for your {what}, not {event.claimed}.")
+        if self.options.explain:
+            self.say("Explanation:")
+            for item in event.score().items:
+                cards = cards_text(item.cards, ascii_only=True)
+                self.say(f"  {item.kind}: {cards} = {item.points}")
+            self.say(f"  total {event.total}")
+
+    def _after_game(self, event: GameOver) -> None:
+        session, describer = self.session, self.describer
+        assert session is not None and describer is not None
+        self.wins[event.winner] += 1
+        humans = session.human_seats
+        if humans:
+            mine = session.rules.side_of(humans[0])
+            result = "You won" if event.winner == mine else "You lost"
+            skunk = ("", ", with a skunk", ", with a double skunk")[event.skunk]
+            self.say(f"{result}{skunk}.")
+        tally = ", ".join(f"{describer.side_name(side)} {n}" for side, n in enumerate(self.wins))
+        self.say(f"Games won this sitting: {tally}.")
+        if session.rules.match_games > 1:
+            need = session.rules.match_games // 2 + 1
+            points = ", ".join(
+                f"{describer.side_name(side)} {p}" for side, p in enumerate(event.match_points)
+            )
+            self.say(f"Match (game points, {need} to win): {points}.")
+
+    def _refusal(self, action: Action, obs: Observation, exc: IllegalActionError) -> str:
+        if isinstance(action, Count):
+            what = "crib" if obs.counting_crib else "hand"
+            return f"Your {what} is not worth {action.points}. Count again."
+        return f"You cannot do that: {exc}."
+
+    # --- deciding ------------------------------------------------------------------------------
+
+    def decide(self, obs: Observation) -> Action:
+        """Ask the human for the decision in ``obs`` until the answer is a possible action."""
+        phase = obs.phase
+        if phase is Phase.PLAY and obs.legal == (GO,):
+            return GO  # nothing will come in: the engine's only choice, said for you
+        if phase in (Phase.DISCARD, Phase.PLAY):
+            self._show_hand(obs)
+        prompt, read, help_text = self._question(obs)
+        while True:
+            answer = self.ask(prompt)
+            low = answer.lower()
+            if not answer:
+                continue
+            if low in _HELP:
+                self.say(help_text)
+                self.say(_COMMANDS_HELP)
+            elif low in _QUIT:
+                raise _Quit
+            elif low == "hand":
+                self._show_hand(obs, force=True, full=True)
+            elif low in ("score", "board", "scores"):
+                self.say(self.board())
+            elif low == "rules":
+                self.say(rules_plain())
+            else:
+                try:
+                    return read(answer)
+                except (CardError, ValueError) as exc:
+                    self.say(f"{_capital(str(exc))}.")
+
+    def _other_human(self, obs: Observation) -> str | None:
+        """The name of a second human sharing the keyboard, when it is their turn."""
+        assert self.session is not None
+        if len(self.session.human_seats) > 1 and obs.seat != self.session.viewer:
+            return self.session.names()[obs.seat]
+        return None
+
+    def _who(self, obs: Observation) -> str:
+        """``Your``, or ``Player 2, your`` when several people share the keyboard."""
+        name = self._other_human(obs)
+        return "Your" if name is None else f"{name}, your"
+
+    def _addressed(self, obs: Observation, verb: str) -> str:
+        """An order's start: ``Lay``, or ``Player 2, lay`` when several share the keyboard."""
+        name = self._other_human(obs)
+        return verb if name is None else f"{name}, {verb.lower()}"
+
+    def _show_hand(self, obs: Observation, *, force: bool = False, full: bool = False) -> None:
+        hand = obs.hand
+        if hand and (force or hand != self._shown_hand):
+            self.say(f"{self._who(obs)} hand: {cards_text(hand, ascii_only=True)}.")
+            self._shown_hand = hand
+        if not full:
+            return
+        assert self.describer is not None
+        if obs.kept and not hand:
+            self.say(f"Your hand for the show: {cards_text(obs.kept, ascii_only=True)}.")
+        if obs.discards:
+            self.say(f"You laid away: {cards_text(obs.discards, ascii_only=True)}.")
+        crib = "yours" if obs.is_dealer else f"{self.describer.names[obs.dealer]}'s"
+        self.say(f"The crib is {crib}.")
+        if obs.starter is not None:
+            self.say(f"The starter is {cards_text([obs.starter], ascii_only=True)}.")
+        if obs.phase is Phase.PLAY:
+            pile = cards_text(obs.pile, ascii_only=True) or "no cards yet"
+            self.say(f"The count is {obs.count}: {pile}.")
+
+    def _question(self, obs: Observation) -> tuple[str, Callable[[str], Action], str]:
+        """The prompt, the reader of answers, and the help for one decision."""
+        phase = obs.phase
+        if phase is Phase.DISCARD:
+            n = obs.rules.discard
+            noun = "card" if n == 1 else "cards"
+            return (
+                f"{self._addressed(obs, 'Lay')} away {n} {noun}: ",
+                lambda text: self._read_discard(text, obs, n),
+                f"Name {n} {noun} for the crib: cards (5h 9c), ranks you hold once (k), "
+                "or positions from the left (1 4; #1 is always a position).",
+            )
+        if phase is Phase.PLAY:
+            can_go = GO in obs.legal
+            what = "Play a card or go" if can_go else "Play a card"
+            go_help = " or g to say go" if can_go else ""
+            return (
+                f"{what} (count is {obs.count}): ",
+                lambda text: self._read_play(text, obs),
+                f"Name one card: a card (5h), a rank you hold once (k), or its position from "
+                f"the left (2, or #2){go_help}.",
+            )
+        if phase is Phase.SHOW:
+            if obs.pending_claim is not None:
+                n = obs.pending_claim
+                points = "point" if n == 1 else "points"
+                return (
+                    f"Take the {n} missed {points} by muggins (y/n)? ",
+                    _read_muggins,
+                    "Answer y to peg the points your opponent missed, n to leave them.",
+                )
+            what = "crib" if obs.counting_crib else "hand"
+            assert obs.starter is not None
+            cards = cards_text(obs.to_count, ascii_only=True)
+            starter = cards_text([obs.starter], ascii_only=True)
+            return (
+                f"Count your {what} ({cards}, starter {starter}): ",
+                _read_count,
+                f"Type how many points your {what} makes with the starter, 0 to 29 "
+                "(19 also means nothing). Too many is refused; too few is accepted"
+                + (" and your opponent may take the rest." if obs.rules.muggins else "."),
+            )
+        depths = [a.depth for a in obs.legal if isinstance(a, Cut)]
+        lo, hi = min(depths), max(depths)
+        what = "Cut for the deal" if phase is Phase.CUT_FOR_DEAL else "Cut the pack"
+        return (
+            f"{what}: how many cards down ({lo}-{hi})? ",
+            lambda text: _read_cut(text, lo, hi),
+            f"Type a number from {lo} to {hi}: how many cards to lift off the top.",
+        )
+
+    def _read_discard(self, text: str, obs: Observation, n: int) -> Action:
+        cards = read_cards(text, obs.hand)
+        if len(cards) != n:
+            raise CardError(f"lay away exactly {n} card{'s' if n > 1 else ''}, not {len(cards)}")
+        return Discard(tuple(sorted(cards)))
+
+    def _read_play(self, text: str, obs: Observation) -> Action:
+        if text.lower() in _GO_WORDS:
+            if GO in obs.legal:
+                return GO
+            raise CardError("you have a card that will come in, so you cannot say go")
+        cards = read_cards(text, obs.hand)
+        if len(cards) != 1:
+            raise CardError("play one card at a time")
+        action = Play(cards[0])
+        if action not in obs.legal:
+            raise CardError(f"{cards[0].short} would take the count past 31")
+        return action
+
+    def board(self) -> str:
+        """The pegboard of the current game, with the scores."""
+        session, describer = self.session, self.describer
+        assert session is not None and describer is not None
+        sides = session.rules.sides
+        fronts, backs = peg_positions(session.game.events, sides)
+        names = [describer.side_name(side) for side in range(sides)]
+        return pegboard(session.rules.target, names, fronts, backs)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _read_count(text: str) -> Action:
+    words = {"nineteen": 19, "zero": 0, "nothing": 0, "none": 0}
+    value = words.get(text.lower())
+    if value is None:
+        if not text.isdigit():
+            raise ValueError("type a number of points, 0 to 29")
+        value = int(text)
+    if value > 29:
+        raise ValueError("no hand is worth more than 29")
+    return Count(0 if value == 19 else value)
+
+
+def _read_muggins(text: str) -> Action:
+    low = text.lower()
+    if low in _YES:
+        return Muggins(True)
+    if low in _NO:
+        return Muggins(False)
+    raise ValueError("answer y or n")
+
+
+def _read_cut(text: str, lo: int, hi: int) -> Action:
+    if not text.isdigit() or not lo <= int(text) <= hi:
+        raise ValueError(f"cut between {lo} and {hi} cards down")
+    return Cut(int(text))
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def run_plain(
+    options: PlayOptions,
+    make_session: Callable[[Rules], Session],
+    *,
+    resume: Session | None = None,
+    offer: Session | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+) -> int:
+    """Play in line mode on the given streams (stdin/stdout by default); the exit code."""
+    game = PlainGame(options, make_session, stdin=stdin, stdout=stdout)
+    return game.run(resume=resume, offer=offer)

@@ -1,0 +1,100 @@
+"""``cribbage history``: your results against each computer level, from the history file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from fifteentwo.app.history import History, Totals
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``history`` subcommand."""
+    parser = subparsers.add_parser(
+        "history",
+        help="your results: wins, losses and skunks per level and variant",
+        description=(
+            "Totals over every finished game, per computer level and variant: wins, losses, "
+            "skunks given and taken, average points pegged and counted per deal, best hand."
+        ),
+    )
+    parser.add_argument("--json", action="store_true", help="print a JSON list instead")
+    parser.add_argument(
+        "--games", type=int, metavar="N", help="list the last N games instead of totals"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the totals (or recent games) as a table or JSON."""
+    history = History()
+    if args.games is not None:
+        games = history.games(max(args.games, 0))
+        if args.json:
+            print(json.dumps([{k: v for k, v in g.items() if k != "record"} for g in games]))
+        else:
+            print_games(games, Console())
+        return 0
+    totals = history.totals()
+    if args.json:
+        print(json.dumps([t.to_json() for t in totals]))
+    else:
+        print_totals(totals, Console(), history)
+    return 0
+
+
+def print_totals(totals: list[Totals], console: Console, history: History) -> None:
+    """One row per level and variant."""
+    if not totals:
+        console.print(f"No games recorded yet ({history.path}). Play one: cribbage play")
+        return
+    table = Table(title="Your results", title_justify="left")
+    for name, justify in (
+        ("level", "left"),
+        ("variant", "left"),
+        ("games", "right"),
+        ("won", "right"),
+        ("lost", "right"),
+        ("skunks given", "right"),
+        ("skunks taken", "right"),
+        ("pegged/deal", "right"),
+        ("counted/deal", "right"),
+        ("best hand", "right"),
+    ):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for t in totals:
+        table.add_row(
+            t.levels,
+            t.variant,
+            str(t.games),
+            str(t.wins),
+            str(t.losses),
+            str(t.skunks_given),
+            str(t.skunks_taken),
+            f"{t.pegged_per_deal:.2f}",
+            f"{t.counted_per_deal:.2f}",
+            "-" if t.best_hand is None else str(t.best_hand),
+        )
+    console.print(table)
+
+
+def print_games(games: list[dict[str, Any]], console: Console) -> None:
+    """The most recent games, newest first."""
+    if not games:
+        console.print("No games recorded yet.")
+        return
+    table = Table(title="Recent games", title_justify="left")
+    for name in ("date", "variant", "level", "scores", "result"):
+        table.add_column(name)
+    for g in games:
+        won = g["won"]
+        result = "-" if won is None else "won" if won else "lost"
+        if g["skunk"]:
+            result += (" (skunk)", " (double skunk)")[g["skunk"] - 1]
+        scores = "-".join(map(str, g["scores"]))
+        table.add_row(g["finished_at"], g["variant"], g["levels"], scores, result)
+    console.print(table)

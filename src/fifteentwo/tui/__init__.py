@@ -1,0 +1,38 @@
+"""The Textual cribbage app (``cribbage play`` without ``--plain``).
+
+`run_tui` is what the CLI calls; `make_app` builds the same app for tests and other callers.
+The app draws the table and asks the player; every rule is the engine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fifteentwo.app.session import Session
+from fifteentwo.rules import Rules
+from fifteentwo.tui.app import SAVED_MESSAGE, CribbageApp, Settings
+
+__all__ = ["SAVED_MESSAGE", "CribbageApp", "Settings", "make_app", "run_tui"]
+
+
+def make_app(
+    make_session: Callable[[Rules], Session],
+    options: object,
+    resume: Session | None = None,
+) -> CribbageApp:
+    """The app, ready to run: new games come from ``make_session``; ``resume`` continues one."""
+    return CribbageApp(make_session, options, resume)
+
+
+def run_tui(
+    make_session: Callable[[Rules], Session],
+    *,
+    options: object,
+    resume: Session | None = None,
+) -> int:
+    """Play in the terminal until the player quits; returns the exit code."""
+    app = make_app(make_session, options, resume)
+    result = app.run()
+    if app.return_code not in (None, 0):
+        return app.return_code
+    return 0 if result is None else result

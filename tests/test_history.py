@@ -1,0 +1,186 @@
+"""The results history: what a finished game stores, totals, schema, and a damaged file."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from fifteentwo.actions import GameOver, HandCounted, Reason, Scored
+from fifteentwo.app.history import (
+    SCHEMA_VERSION,
+    History,
+    HistoryError,
+    data_dir,
+)
+from fifteentwo.app.options import PlayOptions, SessionFactory
+from fifteentwo.app.session import Session
+from fifteentwo.players import GreedyPlayer, RandomPlayer
+
+
+def finish(session: Session, seed: int = 0, *, random_human: bool = False) -> Session:
+    """Play the human seats with a computer player until the session is over."""
+    stand_in = RandomPlayer(seed) if random_human else GreedyPlayer(seed)
+    session.run()
+    while not session.is_over:
+        seat = session.waiting_for
+        assert seat is not None
+        session.act(stand_in.choose(session.observation(seat)))
+    return session
+
+
+def played(history: History, variant: str = "short", seed: int = 1, **kwargs: object) -> Session:
+    options = PlayOptions(variant=variant, seed=seed, level="greedy", **kwargs)  # type: ignore[arg-type]
+    return finish(SessionFactory(options, history=history)(options.preset_rules()), seed)
+
+
+def test_data_dir_honours_the_environment(fifteentwo_data_dir: Path) -> None:
+    assert data_dir() == fifteentwo_data_dir
+    assert History().path == fifteentwo_data_dir / "history.sqlite3"
+
+
+def test_data_dir_default_is_the_platform_user_data_dir(monkeypatch: pytest.MonkeyPatch) -> None:
+    import platformdirs
+
+    monkeypatch.delenv("FIFTEENTWO_DATA_DIR")
+    assert data_dir() == Path(platformdirs.user_data_dir("fifteentwo", appauthor=False))
+
+
+def test_empty_history_creates_nothing(fifteentwo_data_dir: Path) -> None:
+    history = History()
+    assert history.totals() == [] and history.games() == []
+    history.check()
+    assert not history.path.exists()
+
+
+def test_a_finished_game_is_stored_with_its_numbers() -> None:
+    history = History()
+    session = played(history, "standard", seed=3)
+    (row,) = history.games()
+    events = session.game.events
+    (over,) = [e for e in events if isinstance(e, GameOver)]
+    assert row["scores"] == list(over.scores) and row["winner"] == over.winner
+    assert row["skunk"] == over.skunk and row["game_points"] == over.game_points
+    assert row["won"] == int(over.winner == 0) and row["human_seat"] == 0
+    assert row["variant"] == "standard" and row["target"] == 121 and row["levels"] == "greedy"
+    assert row["seed"] == 3 and row["game_number"] == 1
+    assert row["seats"][0]["human"] and not row["seats"][1]["human"]
+    assert row["record"] == session.record()
+    # Independent sums straight from the engine's events.
+    shows = [e for e in events if isinstance(e, HandCounted) and e.seat == 0]
+    pegged = sum(
+        e.points
+        for e in events
+        if isinstance(e, Scored)
+        and e.seat == 0
+        and e.reason in (Reason.PLAY, Reason.GO, Reason.LAST_CARD)
+    )
+    assert row["counted"] == sum(e.claimed for e in shows)
+    assert row["pegged"] == pegged
+    assert row["best_hand"] == max(e.total for e in shows if not e.crib)
+    assert row["deals"] == len(row["hands"]) == len(session.record()["deals"])
+    assert sum((h["hand"] or 0) + (h["crib"] or 0) for h in row["hands"]) == row["counted"]
+    assert row["finished_at"][:4].isdigit()
+
+
+def test_totals_per_level_and_variant() -> None:
+    history = History()
+    sessions = [played(history, "short", seed=s) for s in (1, 2, 3, 4)]
+    played(history, "standard", seed=5)
+    totals = {(t.levels, t.variant): t for t in history.totals()}
+    assert set(totals) == {("greedy", "short"), ("greedy", "standard")}
+    short = totals["greedy", "short"]
+    rows = [r for r in history.games() if r["variant"] == "short"]
+    assert short.games == 4 == short.wins + short.losses
+    assert short.wins == sum(r["won"] for r in rows)
+    assert short.skunks_given == sum(1 for r in rows if r["won"] and r["skunk"])
+    assert short.skunks_taken == sum(1 for r in rows if not r["won"] and r["skunk"])
+    deals = sum(r["deals"] for r in rows)
+    assert short.pegged_per_deal == pytest.approx(sum(r["pegged"] for r in rows) / deals)
+    assert short.counted_per_deal == pytest.approx(sum(r["counted"] for r in rows) / deals)
+    assert short.best_hand == max(r["best_hand"] for r in rows)
+    assert short.to_json()["games"] == 4
+    assert all(s.is_over for s in sessions)
+
+
+def test_every_game_of_a_match_is_a_row() -> None:
+    history = History()
+    session = played(history, "short", seed=3, match_games=3)
+    overs = [e for e in session.game.events if isinstance(e, GameOver)]
+    rows = sorted(history.games(), key=lambda r: r["game_number"])
+    assert [r["scores"] for r in rows] == [list(o.scores) for o in overs]
+    assert [r["game_number"] for r in rows] == list(range(1, len(overs) + 1))
+
+
+def test_partnership_game_is_scored_for_the_human_side() -> None:
+    history = History()
+    session = played(history, "four-player", seed=2)
+    (row,) = history.games()
+    assert row["levels"] == "greedy,greedy,greedy"
+    assert row["won"] == int(session.game.winner == 0)
+
+
+def test_games_without_a_human_are_kept_but_not_totalled() -> None:
+    history = History()
+    played(history, "short", seed=1, players=("greedy", "random"))
+    (row,) = history.games()
+    assert row["human_seat"] is None and row["won"] is None and row["levels"] == "greedy,random"
+    assert history.totals() == []
+
+
+def test_schema_version_is_recorded() -> None:
+    history = History()
+    played(history)
+    with sqlite3.connect(history.path) as conn:
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+
+
+def test_corrupt_file_is_reported_in_one_line_and_kept(fifteentwo_data_dir: Path) -> None:
+    path = fifteentwo_data_dir / "history.sqlite3"
+    junk = b"this is not a database, it is a shopping list\n" * 40
+    path.write_bytes(junk)
+    history = History()
+    for call in (history.check, history.totals, history.games):
+        with pytest.raises(HistoryError) as info:
+            call()
+        message = str(info.value)
+        assert "\n" not in message and str(path) in message and "left as it is" in message
+    session, over = _finished_with_event()
+    with pytest.raises(HistoryError):
+        history.record_game(session, over)
+    assert path.read_bytes() == junk  # never replaced or deleted
+
+
+def _finished_with_event() -> tuple[Session, GameOver]:
+    options = PlayOptions(variant="short", seed=1, level="greedy")
+    session = finish(SessionFactory(options)(options.preset_rules()))
+    (over,) = [e for e in session.game.events if isinstance(e, GameOver)]
+    return session, over
+
+
+def test_recording_into_a_corrupt_file_warns_and_the_game_goes_on(
+    fifteentwo_data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = fifteentwo_data_dir / "history.sqlite3"
+    path.write_bytes(b"\x00garbage" * 100)
+    session = played(History())
+    assert session.is_over
+    err = capsys.readouterr().err
+    assert err.startswith("warning: the results history") and err.count("\n") == 1
+
+
+def test_other_sqlite_files_and_newer_schemas_are_refused(fifteentwo_data_dir: Path) -> None:
+    path = fifteentwo_data_dir / "history.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE recipes (name TEXT)")
+    conn.close()
+    with pytest.raises(HistoryError, match="not a fifteentwo history"):
+        History().totals()
+    path.unlink()
+    played(History())
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
+    conn.close()
+    with pytest.raises(HistoryError, match="newer fifteentwo"):
+        History().totals()

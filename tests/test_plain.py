@@ -1,0 +1,350 @@
+"""Plain line mode: whole scripted games, input forms, commands, counting, quitting."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+from fifteentwo.app.options import PlayOptions, SessionFactory, game_logger
+from fifteentwo.app.plain import PlainGame, peg_positions, pegboard, read_cards
+from fifteentwo.app.session import Session
+from fifteentwo.cards import parse_cards
+from fifteentwo.errors import CardError
+from fifteentwo.records import replay
+from plain_driver import Answerer, ScriptedStdin, play_in_process
+
+GREEDY = {"level": "greedy", "instructions": False}
+
+
+def final_line(transcript: str) -> re.Match[str]:
+    match = re.search(r"wins? the game (\d+(?:-\d+)+)", transcript)
+    assert match, transcript[-2000:]
+    return match
+
+
+# --- reading cards -------------------------------------------------------------------------------
+
+HAND = parse_cards("2c 5h 5s 9d jc kh")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("5h 9d", "5H 9D"),
+        ("5H,9D", "5H 9D"),
+        ("king of hearts, 9d", "KH 9D"),
+        ("k 9", "KH 9D"),  # ranks held once; 9 is past the hand's six positions
+        ("#1 #4", "2C 9D"),
+        ("1 4", "2C 9D"),  # no ace or four held: positions
+        ("5 5", "5H 5S"),  # a rank as often as it is held
+        ("jack 10d", None),  # no ten
+    ],
+)
+def test_read_cards(text: str, expected: str | None) -> None:
+    if expected is None:
+        with pytest.raises(CardError):
+            read_cards(text, HAND)
+    else:
+        assert read_cards(text, HAND) == parse_cards(expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("2", "could be your 2C or card number 2 \\(5H\\)"),  # rank 2, position 2 differ
+        ("5", "could be your 5H, your 5S or card number 5 \\(JC\\)"),  # two fives
+        ("five", "could be your 5H or your 5S; type the card"),
+        ("5h 5h", "twice"),
+        ("#9", "no position 9"),
+        ("", "type the cards"),
+        ("zz", "not a card"),
+    ],
+)
+def test_read_cards_refuses(text: str, message: str) -> None:
+    with pytest.raises(CardError, match=message):
+        read_cards(text, HAND)
+
+
+def test_rank_and_position_agreeing_is_fine() -> None:
+    hand = parse_cards("ac 5h 9d")
+    assert read_cards("1", hand) == [hand[0]]  # the ace is also card number 1
+
+
+# --- the pegboard --------------------------------------------------------------------------------
+
+
+def test_pegboard_121_has_two_rows_per_side_and_marks_pegs() -> None:
+    text = pegboard(121, ["You", "Computer"], [75, 121], [70, 119])
+    lines = text.splitlines()
+    assert len(lines) == 1 + 2 * 3
+    assert "You: 75, back peg 70" in text
+    assert "Computer: 121, in the game hole" in text
+    row = lines[3]  # You, holes 61-120
+    assert row.strip().startswith("61-120")
+    holes = row.split(None, 1)[1].replace(" ", "")
+    assert holes[70 - 61] == "o" and holes[75 - 61] == "*" and len(holes) == 60
+
+
+def test_peg_positions_follow_scored_events_and_restart_each_game() -> None:
+    options = PlayOptions(variant="short", players=("greedy", "greedy"), seed=3, match_games=3)
+    session = SessionFactory(options)(options.preset_rules())
+    session.run()
+    fronts, _ = peg_positions(session.game.events, 2)
+    assert max(fronts) <= 61 and min(fronts) < 61  # the last game's pegs, not the match's
+
+
+# --- whole games --------------------------------------------------------------------------------
+
+
+def test_seeded_game_to_the_end_matches_engine_and_history(fifteentwo_data_dir: Path) -> None:
+    options = PlayOptions(variant="standard", seed=5, **GREEDY)
+    played = play_in_process(options, fifteentwo_data_dir)
+    assert played.code == 0
+    text = played.transcript
+    assert text.rstrip().endswith("Thanks for the game.")
+    assert "New game: standard to 121" in text and "Seed 5." in text
+    assert "Your hand:" in text and "Scores: You" in text
+    (row,) = played.history.games()
+    game = replay(row["record"])
+    assert game.is_over and list(game.scores) == row["scores"]
+    shown = final_line(text).group(1)
+    assert shown == "-".join(map(str, sorted(row["scores"], reverse=True)))
+    assert row["won"] == (row["winner"] == 0) and row["human_seat"] == 0
+    assert row["variant"] == "standard" and row["levels"] == "greedy" and row["seed"] == 5
+    assert not played.save_path.exists()  # a finished game leaves no save
+
+
+def test_same_seed_same_game(fifteentwo_data_dir: Path, tmp_path: Path) -> None:
+    options = PlayOptions(variant="short", seed=11, **GREEDY)
+    a = play_in_process(options, fifteentwo_data_dir)
+    b = play_in_process(options, tmp_path)
+    assert a.transcript == b.transcript
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats"),
+    [
+        ("standard", 2),
+        ("short", 2),
+        ("five-card", 2),
+        ("three-player", 3),
+        ("four-player", 4),
+    ],
+)
+def test_every_variant_starts_and_finishes(
+    variant: str, seats: int, fifteentwo_data_dir: Path
+) -> None:
+    options = PlayOptions(variant=variant, seed=21, **GREEDY)
+    played = play_in_process(options, fifteentwo_data_dir)
+    assert played.code == 0, played.transcript[-1500:]
+    final_line(played.transcript)
+    (row,) = played.history.games()
+    assert row["variant"] == variant and len(row["seats"]) == seats
+    assert list(replay(row["record"]).scores) == row["scores"]
+
+
+def test_short_or_long_is_asked_until_answered(fifteentwo_data_dir: Path) -> None:
+    answers = iter(["x", "l"])
+    answerer = Answerer({"Short game": lambda p, k: next(answers), "Play a card": None})
+    played = play_in_process(PlayOptions(seed=1, **GREEDY), fifteentwo_data_dir, answerer)
+    assert "Please answer s (to 61) or l (to 121)." in played.transcript
+    assert "New game: standard to 121" in played.transcript
+
+
+def test_instructions_show_our_rules(fifteentwo_data_dir: Path) -> None:
+    answerer = Answerer({"Do you need instructions": "y", "Short game": None})
+    played = play_in_process(PlayOptions(level="greedy"), fifteentwo_data_dir, answerer)
+    assert "his heels" in played.transcript and "muggins" in played.transcript.lower()
+    assert "**" not in played.transcript
+
+
+def test_another_game_continues_the_sitting(fifteentwo_data_dir: Path) -> None:
+    games = iter(["y", "n"])
+    answerer = Answerer({"Another game": lambda p, k: next(games)})
+    options = PlayOptions(variant="short", seed=8, **GREEDY)
+    played = play_in_process(options, fifteentwo_data_dir, answerer)
+    assert played.transcript.count("New game: short to 61") == 2
+    assert "Seed 8." in played.transcript and "Seed 9." in played.transcript
+    assert re.search(r"Games won this sitting: You \d, Computer \d\.", played.transcript)
+    assert len(played.history.games()) == 2
+
+
+def test_match_reports_game_points(fifteentwo_data_dir: Path) -> None:
+    options = PlayOptions(variant="short", seed=3, match_games=3, **GREEDY)  # goes to 3 games
+    played = play_in_process(options, fifteentwo_data_dir)
+    assert "best of 3" in played.transcript
+    assert "Match (game points, 2 to win):" in played.transcript
+    assert "wins the match" in played.transcript or "win the match" in played.transcript
+    rows = played.history.games()
+    assert sorted(r["game_number"] for r in rows) == [1, 2, 3]
+    assert len({r["seed"] for r in rows}) == 1  # one session, one record per game
+
+
+# --- counting by hand ----------------------------------------------------------------------------
+
+
+def test_manual_count_refuses_too_many_and_explains_with_muggins(
+    fifteentwo_data_dir: Path,
+) -> None:
+    claims: list[str] = []
+
+    def count(prompt: str, refusals: int) -> str:
+        # First claim 29 (refused unless true), then claim nothing at all.
+        claims.append(prompt)
+        return "29" if refusals == 0 else "0"
+
+    answerer = Answerer({"Count your": count})
+    options = PlayOptions(
+        variant="short", seed=5, muggins=True, auto_count=False, explain=True, **GREEDY
+    )
+    played = play_in_process(options, fifteentwo_data_dir, answerer)
+    text = played.transcript
+    assert "(muggins, you count your own hands)" in text
+    assert "is not worth 29. Count again." in text
+    assert re.search(r"You should have taken (\d+) for your (hand|crib), not 0\.", text)
+    assert "Explanation:" in text and re.search(r"  total \d+", text)
+    assert re.search(r"Computer pegs \d+ by muggins\.", text)
+    (row,) = played.history.games()
+    muggins = [p for d in row["record"]["deals"] for p in d["points"] if p["reason"] == "muggins"]
+    assert muggins and all(p["seat"] == 1 for p in muggins)
+    assert list(replay(row["record"]).scores) == row["scores"]
+
+
+def test_manual_count_without_muggins_just_loses_the_points(fifteentwo_data_dir: Path) -> None:
+    answerer = Answerer({"Count your": "nineteen"})  # "nineteen" means nothing
+    options = PlayOptions(variant="short", seed=6, auto_count=False, **GREEDY)
+    played = play_in_process(options, fifteentwo_data_dir, answerer)
+    assert "by muggins" not in played.transcript
+    assert "Explanation:" not in played.transcript  # explain is off
+    (row,) = played.history.games()
+    mine = [c for d in row["record"]["deals"] for c in d["counts"] if c["seat"] == 0]
+    assert mine and all(c["claimed"] == 0 for c in mine)
+
+
+# --- prompts, commands and bad input ------------------------------------------------------------
+
+
+def test_commands_at_a_prompt_and_bad_input(fifteentwo_data_dir: Path) -> None:
+    script = iter(["?", "hand", "board", "score", "rules", "zz", "#1 #2 #3", "#1 #2"])
+    answerer = Answerer({"Lay away": lambda p, k: next(script), "Play a card": None})
+    options = PlayOptions(variant="standard", seed=2, **GREEDY)
+    played = play_in_process(options, fifteentwo_data_dir, answerer)
+    text = played.transcript
+    assert "Name 2 cards for the crib" in text and "'q' or 'quit' saves" in text
+    assert "The crib is " in text
+    assert text.count("Pegboard, 121 to win") == 2
+    assert "HOW TO PLAY CRIBBAGE" in text
+    assert "Not a card: 'zz'." in text
+    assert "Lay away exactly 2 cards, not 3." in text
+    assert "You lay away" in text
+
+
+def test_play_refusals_keep_the_same_prompt(fifteentwo_data_dir: Path) -> None:
+    attempts = ["go", "#9", "#1", "#2", "#3", "#4"]
+    answerer = Answerer({"Play a card": lambda p, k: attempts[k]}, stop_after=12)
+    options = PlayOptions(variant="standard", seed=2, **GREEDY)
+    played = play_in_process(options, fifteentwo_data_dir, answerer)
+    text = played.transcript
+    assert "You have a card that will come in, so you cannot say go." in text
+    assert "No position 9 in a hand of 4." in text
+    assert played.code == 0 and played.save_path.exists()
+
+
+def test_every_prompt_is_one_flushed_line(fifteentwo_data_dir: Path) -> None:
+    class CountingStdout(io.StringIO):
+        flushed_at: list[int]
+
+        def flush(self) -> None:
+            self.flushed_at.append(len(self.getvalue()))
+
+    out = CountingStdout()
+    out.flushed_at = []
+    answerer = Answerer()
+    options = PlayOptions(variant="short", seed=3, **GREEDY)
+    factory = SessionFactory(options, save_path=fifteentwo_data_dir / "save.json")
+    stdin = ScriptedStdin(out, answerer)
+    flushed_at_read: list[bool] = []
+    original = stdin.readline
+
+    def readline(size: int | None = -1) -> str:
+        flushed_at_read.append(out.flushed_at[-1] == len(out.getvalue()))
+        return original(size)
+
+    stdin.readline = readline  # type: ignore[method-assign]
+    assert PlainGame(options, factory, stdin=stdin, stdout=out).run() == 0
+    assert flushed_at_read and all(flushed_at_read)
+    assert all(p.endswith((": ", "? ")) for p, _ in answerer.log)
+
+
+# --- quitting, end of input, Ctrl-C, resuming ------------------------------------------------
+
+
+def test_quit_saves_and_resume_finishes_the_same_game(
+    fifteentwo_data_dir: Path, tmp_path: Path
+) -> None:
+    options = PlayOptions(variant="short", seed=13, random_cut=False, **GREEDY)
+    straight = play_in_process(options, tmp_path)
+
+    quitter = Answerer(stop_after=9)  # ends input mid-game
+    first = play_in_process(options, fifteentwo_data_dir, quitter)
+    assert first.code == 0
+    assert first.transcript.rstrip().endswith("'cribbage play --resume' continues it.")
+    assert first.save_path.exists() and first.history.games() == []
+
+    session = Session.load(first.save_path, on_game_over=game_logger(first.history))
+    second = play_in_process(options, fifteentwo_data_dir, resume=session)
+    assert second.code == 0 and "Resuming your game: short to 61" in second.transcript
+    assert not second.save_path.exists()
+    (row,) = second.history.games()
+    (expected,) = straight.history.games()
+    assert row["record"] == expected["record"]  # resumed exactly, RNG state included
+
+
+def test_q_at_a_prompt_quits(fifteentwo_data_dir: Path) -> None:
+    answerer = Answerer({"Play a card": "q"})
+    played = play_in_process(
+        PlayOptions(variant="short", seed=1, **GREEDY), fifteentwo_data_dir, answerer
+    )
+    assert played.code == 0 and played.save_path.exists()
+    assert "Your game is saved" in played.transcript
+
+
+def test_saved_game_is_offered_and_can_be_declined(fifteentwo_data_dir: Path) -> None:
+    options = PlayOptions(variant="short", seed=1, **GREEDY)
+    play_in_process(options, fifteentwo_data_dir, Answerer(stop_after=3))
+    saved = Session.load(fifteentwo_data_dir / "save.json")
+    answerer = Answerer({"Resume it": "n", "Play a card": None})
+    played = play_in_process(
+        PlayOptions(variant="standard", seed=2, **GREEDY),
+        fifteentwo_data_dir,
+        answerer,
+        offer=saved,
+    )
+    assert re.search(
+        r"You have a saved game: short to 61, You \d+, Computer \d+\.", played.transcript
+    )
+    assert "New game: standard to 121" in played.transcript
+    assert Session.load(fifteentwo_data_dir / "save.json").rules.name == "standard"
+
+
+def test_ctrl_c_exits_130_with_the_last_step_saved(fifteentwo_data_dir: Path) -> None:
+    calls = 0
+
+    def interrupt(prompt: str, refusals: int) -> str:
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise KeyboardInterrupt
+        return f"#{refusals + 1}"
+
+    answerer = Answerer({"Play a card": interrupt})
+    played = play_in_process(
+        PlayOptions(variant="short", seed=1, **GREEDY), fifteentwo_data_dir, answerer
+    )
+    assert played.code == 130
+    assert "Traceback" not in played.transcript
+    resumed = Session.load(played.save_path)
+    assert resumed.waiting_for == 0 and not resumed.is_over
