@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import os
 import selectors
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
@@ -144,11 +145,16 @@ def play_in_process(
 
 
 def drive_subprocess(
-    args: Sequence[str], answerer: Answerer, env: dict[str, str]
+    args: Sequence[str],
+    answerer: Answerer,
+    env: dict[str, str],
+    *,
+    interrupt_at: str | None = None,
 ) -> tuple[int, str, str]:
     """Run ``python -m fifteentwo ARGS`` and answer its prompts through pipes.
 
-    Returns the exit code, all of stdout and all of stderr.
+    With ``interrupt_at``, the first prompt starting so gets Ctrl-C (SIGINT) instead of an
+    answer. Returns the exit code, all of stdout and all of stderr.
     """
     proc = subprocess.Popen(
         [sys.executable, "-m", "fifteentwo", *args],
@@ -175,6 +181,10 @@ def drive_subprocess(
             if not text.endswith(PROMPT_ENDINGS):
                 continue
             prompt = text[text.rfind("\n") + 1 :]
+            if interrupt_at is not None and prompt.startswith(interrupt_at):
+                proc.send_signal(signal.SIGINT)  # it is blocked reading the answer
+                interrupt_at = None
+                continue
             answer = answerer.answer(prompt, text[mark:])
             if answer is None:
                 proc.stdin.close()

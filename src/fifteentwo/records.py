@@ -14,11 +14,12 @@ import os
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from fifteentwo.actions import (
     CHANCE,
     GO,
+    PLAY_ACTIONS,
     CardPlayed,
     Count,
     DealDone,
@@ -33,12 +34,11 @@ from fifteentwo.actions import (
     HandCounted,
     Muggins,
     Phase,
-    Play,
     Scored,
     StarterTurned,
     TurnStarter,
 )
-from fifteentwo.cards import Card
+from fifteentwo.cards import DECK, Card
 from fifteentwo.errors import FifteenTwoError, RecordError
 from fifteentwo.game import Game
 from fifteentwo.rules import Rules
@@ -57,8 +57,13 @@ FORMAT = "fifteentwo-record/1"
 """The version tag every record carries; readers refuse other versions."""
 
 
+_SHORT: Final = tuple(c.short for c in DECK)
+"""The record spelling of each card, by index (`Card.short` is a property: slower)."""
+_BY_SHORT: Final = dict(zip(_SHORT, DECK, strict=True))
+
+
 def _cards(cards: Iterable[Card]) -> list[str]:
-    return [c.short for c in cards]
+    return [_SHORT[c.index] for c in cards]
 
 
 def game_record(game: Game, players: Sequence[str] | None = None) -> dict[str, Any]:
@@ -75,8 +80,19 @@ def game_record(game: Game, players: Sequence[str] | None = None) -> dict[str, A
     game_number = 1
     pre_deal_points: list[dict[str, Any]] = []
     for event in game.events:
-        if isinstance(event, DealerChosen):
-            cut_rounds.append([[seat, card.short] for seat, card in event.cuts])
+        if isinstance(event, Scored):
+            entry = {
+                "seat": event.seat,
+                "points": event.points,
+                "reason": event.reason.value,
+                "score": event.score,
+            }
+            if deal is None or deal["scores_after"] is not None:
+                pre_deal_points.append(entry)  # three for last, before the first deal of a game
+            else:
+                deal["points"].append(entry)
+        elif isinstance(event, DealerChosen):
+            cut_rounds.append([[seat, _SHORT[card.index]] for seat, card in event.cuts])
         elif isinstance(event, Dealt):
             deal = {
                 "game": game_number,
@@ -94,28 +110,17 @@ def game_record(game: Game, players: Sequence[str] | None = None) -> dict[str, A
             }
             pre_deal_points = []
             deals.append(deal)
-        elif isinstance(event, Scored):
-            entry = {
-                "seat": event.seat,
-                "points": event.points,
-                "reason": event.reason.value,
-                "score": event.score,
-            }
-            if deal is None or deal["scores_after"] is not None:
-                pre_deal_points.append(entry)  # three for last, before the first deal of a game
-            else:
-                deal["points"].append(entry)
         elif deal is None:
             continue
+        elif isinstance(event, CardPlayed):
+            deal["play"].append([event.seat, _SHORT[event.card.index]])
+        elif isinstance(event, GoSaid):
+            deal["play"].append([event.seat, "go"])
         elif isinstance(event, Discarded):
             deal["discards"][event.seat] = _cards(event.cards or ())
         elif isinstance(event, StarterTurned):
-            deal["starter"] = event.card.short
+            deal["starter"] = _SHORT[event.card.index]
             deal["cut_depth"] = event.depth
-        elif isinstance(event, CardPlayed):
-            deal["play"].append([event.seat, event.card.short])
-        elif isinstance(event, GoSaid):
-            deal["play"].append([event.seat, "go"])
         elif isinstance(event, HandCounted):
             if event.crib:
                 deal["crib"] = _cards(event.cards)
@@ -240,8 +245,11 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
 
 def _card(text: Any, where: str) -> Card:
+    card = _BY_SHORT.get(text) if type(text) is str else None
+    if card is not None:
+        return card
     try:
-        return Card.parse(text)
+        return Card.parse(text)  # other spellings, from hand-written records
     except (FifteenTwoError, TypeError):
         raise RecordError(f"{where}: not a card: {text!r}") from None
 
@@ -278,9 +286,19 @@ class _Replayer:
         self.game = game
         self.record = record
         self.muggins = list(record.get("muggins", []))
-        self.where = "cut for deal"
+        self.stage = "cut for deal"
+        """Where in the record we are, for error messages; see `where`."""
+        self.item = 0
+        """The play entry being applied (1-based), when ``stage`` is the play."""
         self.counts: list[dict[str, Any]] = []
         self.cursor = 0
+
+    @property
+    def where(self) -> str:
+        """The place in the record an error names (built only when one is raised)."""
+        if self.stage == "play":
+            return f"deal {self.game.deal_number}, play #{self.item}"
+        return self.stage
 
     def step(self, action: Any) -> None:
         try:
@@ -294,9 +312,9 @@ class _Replayer:
             for seat, card in round_:
                 self.step(DrawForDeal(int(seat), _card(card, self.where)))
         for number, deal in enumerate(self.record["deals"], 1):
-            self.where = f"deal {number}"
+            self.stage = f"deal {number}"
             self.replay_deal(deal)
-        self.where = "end of record"
+        self.stage = "end of record"
         self.finish_show()
         if not game.is_over and self.record.get("final") is not None:
             raise RecordError("the record says the game ended, but replaying it does not end it")
@@ -314,28 +332,31 @@ class _Replayer:
             raise RecordError(
                 f"{self.where}: the game is in the {game.phase.value} phase, not ready to deal"
             )
-        hands = tuple(tuple(_card(c, self.where) for c in h) for h in deal["hands"])
-        pack = tuple(_card(c, self.where) for c in deal.get("pack", []))
+        where = self.stage
+        hands = tuple(tuple(_card(c, where) for c in h) for h in deal["hands"])
+        pack = tuple(_card(c, where) for c in deal.get("pack", []))
         self.step(DealHands(hands, pack))
         n = game.rules.players
         for i in range(1, n + 1):
             seat = (game.dealer + i) % n
-            if game.is_over or not _in_phase(game, Phase.DISCARD):
+            if not _in_phase(game, Phase.DISCARD):  # over, or the next game began
                 return
-            self.where = f"deal {self._number()}, seat {seat}'s discard"
-            cards = tuple(_card(c, self.where) for c in deal["discards"][seat])
+            self.stage = f"deal {game.deal_number}, seat {seat}'s discard"
+            cards = tuple(_card(c, self.stage) for c in deal["discards"][seat])
             self.step(Discard(cards))
         if deal.get("starter") is None or game.is_over:
             return
-        self.where = f"deal {self._number()}, the starter"
+        self.stage = f"deal {game.deal_number}, the starter"
         depth = deal.get("cut_depth")
         self.step(
-            TurnStarter(_card(deal["starter"], self.where), None if depth is None else int(depth))
+            TurnStarter(_card(deal["starter"], self.stage), None if depth is None else int(depth))
         )
+        self.stage = "play"
+        apply = game.apply
         for index, (seat, what) in enumerate(deal.get("play", []), 1):
-            if game.is_over or not _in_phase(game, Phase.PLAY):
+            if not _in_phase(game, Phase.PLAY):  # over, or the next game began
                 break
-            self.where = f"deal {self._number()}, play #{index}"
+            self.item = index
             if what == "go":
                 # Forced goes happen by themselves; a go the seat chose (five-card) is applied.
                 if game.to_move == seat and GO in game.legal_actions():
@@ -345,17 +366,19 @@ class _Replayer:
                 raise RecordError(
                     f"{self.where}: it is seat {game.to_move}'s turn, not seat {seat}'s"
                 )
-            self.step(Play(_card(what, self.where)))
+            action = PLAY_ACTIONS[_card(what, self.where).index]
+            try:
+                apply(action)
+            except FifteenTwoError as exc:
+                raise RecordError(f"{self.where}: {action}: {exc}") from None
+        self.stage = f"deal {game.deal_number}"
         self.counts = list(deal.get("counts", []))
         self.cursor = 0
-
-    def _number(self) -> int:
-        return self.game.deal_number
 
     def finish_show(self) -> None:
         """Apply the recorded claims (and muggins choices) of seats that count by hand."""
         game = self.game
-        while game.phase is Phase.SHOW and not game.is_over:
+        while game.phase is Phase.SHOW:
             if game.pending_muggins is not None:
                 if not self.muggins:
                     raise RecordError(f"{self.where}: a muggins decision is missing")

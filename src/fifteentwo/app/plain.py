@@ -187,7 +187,8 @@ def pegboard(target: int, names: Sequence[str], fronts: Sequence[int], backs: Se
                 for h in range(start, end + 1)
             ]
             groups = ["".join(cells[i : i + 10]) for i in range(0, len(cells), 10)]
-            lines.append(f"  {start:>3}-{end:<3}  " + "  ".join(groups))
+            span = f"{start}-{end}"
+            lines.append(f"  {span:>7}  " + "  ".join(groups))
     return "\n".join(lines)
 
 

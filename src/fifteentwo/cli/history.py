@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -48,29 +49,34 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_totals(totals: list[Totals], console: Console, history: History) -> None:
-    """One row per level and variant."""
+    """One row per level and variant (narrow enough for 80 columns)."""
     if not totals:
         console.print(f"No games recorded yet ({history.path}). Play one: cribbage play")
         return
-    table = Table(title="Your results", title_justify="left")
+    table = Table(
+        title="Your results",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        show_edge=False,
+        collapse_padding=True,
+    )
     for name, justify in (
         ("level", "left"),
         ("variant", "left"),
-        ("games", "right"),
         ("won", "right"),
         ("lost", "right"),
-        ("skunks given", "right"),
-        ("skunks taken", "right"),
-        ("pegged/deal", "right"),
-        ("counted/deal", "right"),
-        ("best hand", "right"),
+        ("skunks\ngiven", "right"),
+        ("skunks\ntaken", "right"),
+        ("pegged\na deal", "right"),
+        ("counted\na deal", "right"),
+        ("best\nhand", "right"),
     ):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for t in totals:
         table.add_row(
-            t.levels,
+            short_levels(t.levels),
             t.variant,
-            str(t.games),
             str(t.wins),
             str(t.losses),
             str(t.skunks_given),
@@ -80,6 +86,18 @@ def print_totals(totals: list[Totals], console: Console, history: History) -> No
             "-" if t.best_hand is None else str(t.best_hand),
         )
     console.print(table)
+
+
+def short_levels(levels: str) -> str:
+    """``expert x3`` for ``expert,expert,expert``; mixed levels stay listed.
+
+    >>> short_levels("expert,expert,expert"), short_levels("greedy"), short_levels("a,b")
+    ('expert x3', 'greedy', 'a,b')
+    """
+    names = levels.split(",")
+    if len(names) > 1 and len(set(names)) == 1:
+        return f"{names[0]} x{len(names)}"
+    return levels
 
 
 def print_games(games: list[dict[str, Any]], console: Console) -> None:

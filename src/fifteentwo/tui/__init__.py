@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from fifteentwo.app.options import PlayOptions
 from fifteentwo.app.session import Session
 from fifteentwo.rules import Rules
 from fifteentwo.tui.app import SAVED_MESSAGE, CribbageApp, Settings
@@ -17,7 +18,7 @@ __all__ = ["SAVED_MESSAGE", "CribbageApp", "Settings", "make_app", "run_tui"]
 
 def make_app(
     make_session: Callable[[Rules], Session],
-    options: object,
+    options: PlayOptions,
     resume: Session | None = None,
 ) -> CribbageApp:
     """The app, ready to run: new games come from ``make_session``; ``resume`` continues one."""
@@ -27,7 +28,7 @@ def make_app(
 def run_tui(
     make_session: Callable[[Rules], Session],
     *,
-    options: object,
+    options: PlayOptions,
     resume: Session | None = None,
 ) -> int:
     """Play in the terminal until the player quits; returns the exit code."""

@@ -71,19 +71,16 @@ MAX_OPPONENTS = 3
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """The play options the app reads (from `PlayOptions`, or any object with these names)."""
+    """The play options the app itself reads (a `PlayOptions` has them all; tests may stub)."""
 
     variant: str | None = None
     """Preset name; None asks "Short game (61) or long game (121)?"."""
     quiet: bool = False
     """Shorter log lines (BSD's ``-q``)."""
     explain: bool = False
-    """After a counting mistake, show the correct itemized count."""
-    auto_count: bool = True
-    muggins: bool = False
+    """After a counting mistake, show the correct itemized count (BSD's ``-e``)."""
     instructions: bool | None = None
     """Show the rules first; None asks "Do you need instructions?"."""
-    ascii_only: bool = False
 
     @classmethod
     def from_options(cls, options: object) -> Settings:
@@ -95,10 +92,7 @@ class Settings:
             variant=getattr(options, "variant", None),
             quiet=bool(getattr(options, "quiet", False)),
             explain=bool(getattr(options, "explain", False)),
-            auto_count=bool(getattr(options, "auto_count", True)),
-            muggins=bool(getattr(options, "muggins", False)),
             instructions=None if instructions is None else bool(instructions),
-            ascii_only=bool(getattr(options, "ascii_only", getattr(options, "ascii", False))),
         )
 
 
@@ -155,6 +149,7 @@ class CribbageApp(App[int]):
     ) -> None:
         super().__init__()
         self.make_session = make_session
+        self.options = options
         self.settings = Settings.from_options(options)
         self.resume = resume
         self.threaded = threaded
@@ -244,10 +239,13 @@ class CribbageApp(App[int]):
         )
 
     def _rules_for(self, variant: str) -> Rules:
-        rules = find_rules(variant)
-        if self.settings.muggins and not rules.muggins:
-            rules = rules.replace(muggins=True)
-        return rules
+        """The preset with the options' changes (target, muggins, match) when they can say."""
+        preset = getattr(self.options, "preset_rules", None)
+        if callable(preset):
+            rules = preset(variant)
+            if isinstance(rules, Rules):
+                return rules
+        return find_rules(variant)
 
     # --- running the session -------------------------------------------------------------------
 
@@ -272,7 +270,6 @@ class CribbageApp(App[int]):
             session.names(),
             session.viewer,
             quiet=self.settings.quiet,
-            ascii_only=self.settings.ascii_only,
         )
         self.model = TableModel(sides=rules.sides)
         self._queue.clear()
@@ -283,21 +280,20 @@ class CribbageApp(App[int]):
         board.target = rules.target
         board.names = tuple(self.describer.side_name(s) for s in range(rules.sides))
         log = self.query_one(EventLog)
-        length = "short" if rules.target <= 61 else "long"
-        title = f"{rules.name} game" if rules.name not in ("standard", "short") else length
+        title = _game_title(rules)
         if resumed:
             history = session.game.events_for(session.viewer)
             lines: list[Text] = []
             for event in history:
                 self.model.apply(event)
                 lines.extend(self._event_texts(event))
-            log.add(Text(f"Resuming a {title} game to {rules.target}.", style="bold"))
+            log.add(Text(f"Resuming your {title}.", style="bold"))
             for text in lines[-40:]:
                 log.add(text)
-            self.model._new_game = False
         else:
             self.games_played += 1
-            log.add(Text(f"── Game {self.games_played}: {title}, {rules.target} up ──", "bold"))
+            log.add(Text(f"── Game {self.games_played}: {title} ──", style="bold"))
+            log.add(Text(_game_details(session), style="dim"))
         board.set_pegs(self.model.fronts, self.model.backs)
         if not session.is_over and session.waiting_for is None:
             self._step(None)
@@ -716,9 +712,7 @@ class CribbageApp(App[int]):
         title = Text("Cribbage", style="bold")
         scores = Text()
         if session is not None and rules is not None and describer is not None:
-            length = "short" if rules.target <= 61 else "long"
-            name = rules.name if rules.name not in ("standard", "short") else length
-            title.append(f" · {name} game to {rules.target}", style="")
+            title.append(f" · {_game_title(rules)}", style="")
             if self.model.deal_number:
                 title.append(f" · deal {self.model.deal_number}", style="dim")
             if rules.match_games > 1 and self.obs is not None:
@@ -755,6 +749,7 @@ class CribbageApp(App[int]):
         viewer = session.viewer
         others = [(viewer + i) % n for i in range(1, n)]
         showing = self._showing()
+        dealt = model.deal_number > 0
         for row, seat in zip(rows, [*others, None, None, None], strict=False):
             row.display = seat is not None
             if seat is None:
@@ -768,9 +763,10 @@ class CribbageApp(App[int]):
             else:
                 size = obs.hand_sizes[seat] if not self._paused else 0
                 label = name.copy()
-                if seat == model.dealer:
+                if dealt and seat == model.dealer:
                     label.append(" · dealer", style="dim")
-                label.append(f" · {_cards(size)}", style="dim")
+                if dealt:
+                    label.append(f" · {_cards(size)}", style="dim")
                 if obs.passed[seat] and obs.phase is Phase.PLAY:
                     label.append(" · go", style="bold yellow")
                 row.label = label
@@ -779,6 +775,8 @@ class CribbageApp(App[int]):
         # the crib
         dealer = model.dealer if model.dealer is not None else obs.dealer
         owner = "Your crib" if dealer == viewer else f"{describer.who(dealer)}'s crib"
+        if not dealt:
+            owner = "Crib"
         shown_crib = model.shown.get((dealer, True))
         if showing and shown_crib is not None:
             crib.label = Text(f"{owner}: {_shown_total(shown_crib)}", style="bold")
@@ -858,7 +856,7 @@ class CribbageApp(App[int]):
         elif self._paused:
             cards = ()
         else:
-            if obs.dealer == viewer:
+            if obs.dealer == viewer and self.model.deal_number:
                 label.append(" · dealer", style="dim")
             if obs.passed[viewer] and obs.phase is Phase.PLAY:
                 label.append(" · go", style="bold yellow")
@@ -940,6 +938,28 @@ class CribbageApp(App[int]):
             tally = ", ".join(f"{describer.side_name(s)} {p}" for s, p in enumerate(self.tally))
             text += f" Games: {tally}."
         return text
+
+
+def _game_title(rules: Rules) -> str:
+    """``short game to 61``, ``five-card game to 61``, ``long game to 121``."""
+    if rules.name in ("standard", "short"):
+        name = "short" if rules.target <= 61 else "long"
+    else:
+        name = rules.name
+    match = f", best of {rules.match_games}" if rules.match_games > 1 else ""
+    return f"{name} game to {rules.target}{match}"
+
+
+def _game_details(session: Session) -> str:
+    """Who plays and the house rules, as the plain mode's header says them."""
+    seats = ", ".join(s.name if s.human else f"{s.name} ({s.level})" for s in session.seats)
+    extras = []
+    if session.rules.muggins:
+        extras.append("muggins")
+    if not session.auto_count and session.human_seats:
+        extras.append("you count your own hands")
+    more = f"; {', '.join(extras)}" if extras else ""
+    return f"{seats}{more}. Seed {session.seed}."
 
 
 def _action_parts(action: str) -> tuple[str, tuple[object, ...]]:

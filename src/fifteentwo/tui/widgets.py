@@ -332,15 +332,14 @@ class CutSlider(Widget, can_focus=True):
         return 2
 
     def render(self) -> RenderResult:
-        pack = self.high + self.low - 1  # the legal cuts leave `low` cards below the deepest
+        pack = self.high + self.low  # the legal cuts leave `low` cards below the deepest
+        lifted = Style(color="#e8e8e8", bgcolor="#1d4e89")
+        left = Style(color="#7f9fbf", bgcolor="#0f2a4a")
         text = Text("◀ ", style="bold", no_wrap=True, end="")
         for i in range(1, pack + 1):
-            if i <= self.value:
-                text.append("▌", Style(color="#d8d8d8", bgcolor="#1d4e89"))
-            else:
-                text.append("▌", Style(color="#9ab", bgcolor="#123"))
+            text.append("▌", lifted if i <= self.value else left)
         text.append(" ▶", style="bold")
-        text.append(f"  {self.value} cards", style="bold")
+        text.append(f"  lift {self.value} of {pack}", style="bold")
         return text
 
     def on_click(self, event: events.Click) -> None:

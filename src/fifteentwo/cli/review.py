@@ -1,0 +1,185 @@
+"""``cribbage review``: a finished game, deal by deal, against the best choices."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from fifteentwo.analysis.review import GameReview, review_record
+from fifteentwo.cli import UsageError
+from fifteentwo.errors import FifteenTwoError, RecordError
+from fifteentwo.records import read_records
+
+BLOCKS = " ▁▂▃▄▅▆▇█"
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``review`` subcommand."""
+    parser = subparsers.add_parser(
+        "review",
+        help="review a finished game: mistakes, luck, win probability",
+        description=(
+            "Walk a game deal by deal: each discard (and play, with the expert's pegging "
+            "values) next to the best choice, the points and win probability each mistake "
+            "cost, each player's luck, and a win-probability graph. GAME is a record file "
+            "(JSON Lines, as written by the arena's --record or the history); without it, "
+            "the last game you played."
+        ),
+    )
+    parser.add_argument("game", nargs="?", help="a record file, or a history id")
+    parser.add_argument("--index", type=int, default=-1, help="which game of a record file")
+    parser.add_argument("--json", action="store_true", help="print the review as JSON")
+    parser.add_argument("--plot", metavar="FILE", help="save the win-probability graph (PNG/SVG)")
+    parser.add_argument("--deals", action="store_true", help="list every decision of every deal")
+    parser.set_defaults(func=run)
+
+
+def load_record(args: argparse.Namespace) -> dict[str, Any]:
+    """The record to review: from a file, or (when the history module exists) the history."""
+    if args.game is not None and Path(args.game).exists():
+        records = read_records(args.game)
+        if not records:
+            raise RecordError(f"{args.game} holds no games")
+        try:
+            return records[args.index]
+        except IndexError:
+            raise UsageError(
+                f"{args.game} has {len(records)} games; --index is out of range"
+            ) from None
+    return _record_from_history(args.game)
+
+
+def _record_from_history(game: str | None) -> dict[str, Any]:
+    try:
+        from fifteentwo.app import history
+    except ImportError:  # pragma: no cover - the history ships with the game
+        raise UsageError("no game given, and there is no history of played games") from None
+    finder = getattr(history, "find_record", None)
+    if finder is None:
+        raise UsageError("give a record file to review")
+    record = finder(game)
+    if not isinstance(record, dict):
+        raise RecordError("the history returned no game record")
+    return record
+
+
+def run(args: argparse.Namespace) -> int:
+    """Review one game and print it."""
+    record = load_record(args)
+    review = review_record(record, play_evaluator=_expert_evaluator())
+    if args.plot:
+        save_plot(review, Path(args.plot))
+    if args.json:
+        print(json.dumps(review.to_json()))
+        return 0
+    print_review(review, Console(), every_decision=args.deals)
+    if args.plot:
+        Console().print(f"graph saved to {args.plot}")
+    return 0
+
+
+def _expert_evaluator() -> Any:
+    """The strongest pegging evaluator available (the expert player's), if any."""
+    try:
+        expert = importlib.import_module("fifteentwo.players.expert")
+    except ImportError:
+        return None
+    return getattr(expert, "play_values", None)
+
+
+def print_review(review: GameReview, console: Console, *, every_decision: bool = False) -> None:
+    """The summary table, the worst mistakes, and the win-probability curve."""
+    scores = "-".join(map(str, review.final_scores))
+    winner = review.players[review.winner] if review.winner is not None else "nobody yet"
+    console.print(
+        f"[bold]{' vs '.join(review.players)}[/] ({review.rules_name}): {scores}, won by {winner}"
+    )
+    table = Table(title="Per player", title_justify="left")
+    for name in ("player", "decisions", "mistakes", "points lost", "win % lost", "luck"):
+        table.add_column(name, justify="left" if name == "player" else "right")
+    for seat in review.seats:
+        table.add_row(
+            seat.name,
+            str(seat.decisions),
+            str(seat.mistakes),
+            f"{seat.points_lost:.2f}",
+            f"{100 * seat.win_lost:.1f}",
+            f"{seat.luck:+.1f}",
+        )
+    console.print(table)
+    mistakes = review.mistakes()
+    if mistakes:
+        worst = Table(title="Costliest decisions", title_justify="left")
+        for name in ("deal", "player", "kind", "chosen", "best", "points", "win %"):
+            worst.add_column(name)
+        for d in mistakes[:10]:
+            worst.add_row(
+                str(d.deal),
+                review.players[d.seat],
+                d.kind,
+                d.chosen,
+                d.best,
+                f"-{d.loss:.2f}",
+                "" if d.win_loss is None else f"-{100 * d.win_loss:.1f}",
+            )
+        console.print(worst)
+    if every_decision:
+        for deal in review.deals:
+            console.print(
+                f"[bold]deal {deal.number}[/] (dealer {review.players[deal.dealer]}, "
+                f"{'-'.join(map(str, deal.scores_before))} → "
+                f"{'-'.join(map(str, deal.scores_after))})"
+            )
+            for d in deal.decisions:
+                mark = "✗" if d.is_mistake else "✓"
+                alts = ", ".join(f"{c} {v:+.2f}" for c, v in d.options[:3])
+                console.print(
+                    f"  {mark} {review.players[d.seat]} {d.kind} {d.chosen} (best {d.best}; {alts})"
+                )
+    if review.win_curve:
+        console.print(f"Win probability of {review.players[0]}, before each deal:")
+        console.print("  " + sparkline([p.p_seat0 for p in review.win_curve]))
+        console.print("  " + " ".join(f"{100 * p.p_seat0:.0f}" for p in review.win_curve))
+    for note in review.notes:
+        console.print(f"[dim]note: {note}[/]")
+
+
+def sparkline(values: list[float]) -> str:
+    """One block character per value in 0..1."""
+    return "".join(BLOCKS[min(len(BLOCKS) - 1, round(v * (len(BLOCKS) - 1)))] for v in values)
+
+
+def save_plot(review: GameReview, path: Path) -> None:
+    """The win-probability graph as PNG or SVG (needs matplotlib: pip install fifteentwo[plot])."""
+    if path.suffix.lower() not in (".png", ".svg"):
+        raise UsageError(f"--plot saves .png or .svg files, not {path.name!r}")
+    if not review.win_curve:
+        raise FifteenTwoError("this game has no win-probability curve to plot")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise FifteenTwoError("--plot needs matplotlib: pip install 'fifteentwo[plot]'") from None
+    fig, ax = plt.subplots(figsize=(8, 3.5))
+    xs = list(range(len(review.win_curve)))
+    ax.plot(xs, [100 * p.p_seat0 for p in review.win_curve], marker="o")
+    ax.axhline(50, color="grey", linewidth=0.5)
+    ax.set_ylim(0, 100)
+    ax.set_xticks(xs, [p.label for p in review.win_curve], rotation=45, ha="right", fontsize=7)
+    ax.set_ylabel(f"P({review.players[0]} wins) %")
+    ax.set_title(" vs ".join(review.players))
+    fig.tight_layout()
+    try:
+        fig.savefig(path)
+    except OSError as exc:
+        raise FifteenTwoError(f"cannot write {path}: {exc.strerror}") from None
+    finally:
+        plt.close(fig)

@@ -1,0 +1,259 @@
+"""``cribbage play``, ``rules`` and ``history`` from the command line, including a real process."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fifteentwo.app.options import PlayOptions
+from fifteentwo.app.session import Session
+from fifteentwo.cli import COMMANDS, DEFAULT_COMMAND, main
+from fifteentwo.records import replay
+from plain_driver import Answerer, drive_subprocess
+
+FAST = ["--plain", "--level", "greedy", "--no-instructions"]
+
+
+def run_main(
+    argv: list[str], capsys: pytest.CaptureFixture[str], stdin: str = ""
+) -> tuple[int, str, str]:
+    """``main`` with the given stdin text (so plain mode reads it); exit code, out, err."""
+    old = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        code = main(argv)
+    finally:
+        sys.stdin = old
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# --- a real process through pipes ---------------------------------------------------------------
+
+
+def test_subprocess_plays_a_whole_game(fifteentwo_data_dir: Path) -> None:
+    env = {"FIFTEENTWO_DATA_DIR": str(fifteentwo_data_dir)}
+    answerer = Answerer()
+    code, out, err = drive_subprocess(["play", "--seed", "5", "--short", *FAST], answerer, env)
+    assert code == 0, err
+    assert err == ""
+    assert out.startswith("New game: short to 61. You; Computer (greedy). Seed 5.\n")
+    assert "Cut for the deal: how many cards down (4-48)? 10\n" in out
+    assert out.rstrip().endswith("Thanks for the game.")
+    assert len(answerer.log) > 10
+    score = re.search(r"wins the game (\d+)-(\d+)", out)
+    assert score
+    hcode, hout, _ = drive_subprocess(["history", "--games", "5", "--json"], Answerer(), env)
+    (row,) = json.loads(hout)
+    assert hcode == 0 and row["variant"] == "short" and row["seed"] == 5
+    assert "-".join(map(str, sorted(row["scores"], reverse=True))) == score.group(0).split()[-1]
+
+
+def test_subprocess_ctrl_c_saves_and_exits_130(fifteentwo_data_dir: Path) -> None:
+    env = {"FIFTEENTWO_DATA_DIR": str(fifteentwo_data_dir)}
+    code, out, err = drive_subprocess(
+        ["play", "--seed", "5", "--short", "-r", *FAST],
+        Answerer(),
+        env,
+        interrupt_at="Play a card",
+    )
+    assert code == 130
+    assert "Traceback" not in err and "Traceback" not in out
+    resumed = Session.load(fifteentwo_data_dir / "save.json")
+    assert resumed.waiting_for == 0
+
+
+def test_subprocess_end_of_input_saves_and_exits_0(fifteentwo_data_dir: Path) -> None:
+    env = {"FIFTEENTWO_DATA_DIR": str(fifteentwo_data_dir)}
+    code, out, _ = drive_subprocess(
+        ["play", "--seed", "5", "--short", *FAST], Answerer(stop_after=4), env
+    )
+    assert code == 0
+    assert out.rstrip().endswith("Your game is saved; 'cribbage play --resume' continues it.")
+    assert (fifteentwo_data_dir / "save.json").exists()
+
+
+# --- in process ---------------------------------------------------------------------------------
+
+
+def test_play_is_registered_and_the_default_command() -> None:
+    assert {"play", "rules", "history"} <= set(COMMANDS) and DEFAULT_COMMAND == "play"
+
+
+def test_bare_options_run_the_game(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_main(["--plain", "--seed", "2", "--short", "--level", "greedy"], capsys)
+    assert code == 0 and err == ""
+    assert out.startswith("Do you need instructions (y/n)? \n")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["play", "--variant", "canasta"], "unknown variant 'canasta'"),
+        (["play", "--short", "--variant", "five-card"], "not allowed with"),
+        (["play", "--short", "--long"], "not allowed with"),
+        (["play", "--players", "human"], "names 1 seats"),
+        (["play", "--players", "human,greedy,greedy", "--variant", "standard"], "names 3 seats"),
+        (["play", "--players", "human,,greedy"], "empty seat"),
+        (["play", "--level", "grandmaster"], "unknown level 'grandmaster'"),
+        (["play", "--players", "human,nowhere:Bot"], "cannot load player"),
+        (["play", "--match", "2"], "odd number of games"),
+        (["play", "--target", "5"], "--target must be between 15 and 1000"),
+        (["play", "--seed", "abc"], "invalid int value"),
+        (["play", "--manual-count", "--auto-count"], "not allowed with"),
+        (["play", "--frobnicate"], "unrecognized arguments"),
+    ],
+)
+def test_bad_arguments_give_one_error_line(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run_main([*argv, "--plain"], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("error: ") and err.count("\n") == 1 and message in err
+
+
+def test_resume_without_a_save_says_so(
+    fifteentwo_data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run_main(["play", "--resume", "--plain"], capsys)
+    assert code == 2
+    assert err == (
+        f"error: there is no saved game to resume (looked for {fifteentwo_data_dir}/save.json)\n"
+    )
+
+
+def test_quit_then_resume_from_the_command_line(
+    fifteentwo_data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["play", "--seed", "3", "--short", "-r", *FAST]
+    code, out, _ = run_main(argv, capsys, stdin="#1 #2\nq\n")
+    assert code == 0 and out.rstrip().endswith("continues it.")
+    saved = Session.load(fifteentwo_data_dir / "save.json")
+    assert saved.waiting_for == 0 and saved.phase.value == "play"
+    code, out, _ = run_main(["play", "--resume", *FAST], capsys, stdin="q\n")
+    assert code == 0
+    assert out.startswith("Resuming your game: short to 61, You ")
+    assert "Your hand: " in out and "Play a card (count is" in out
+
+
+def test_a_saved_game_is_offered_without_resume(
+    fifteentwo_data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["play", "--seed", "3", "--short", "-r", *FAST]
+    run_main(argv, capsys, stdin="#1 #2\nq\n")
+    code, out, _ = run_main(argv, capsys, stdin="y\nq\n")
+    assert code == 0
+    assert out.startswith("You have a saved game: short to 61, ")
+    assert "Resume it (y/n)? y\nResuming your game" in out
+
+
+def test_corrupt_save_is_reported_and_kept(
+    fifteentwo_data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save = fifteentwo_data_dir / "save.json"
+    save.write_text('{"format": "fifteentwo-save/1", "record": ', encoding="utf-8")
+    code, out, err = run_main(["play", "--resume", *FAST], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("error: could not resume") and err.count("\n") == 1
+    assert "save.json.corrupt" in err and (fifteentwo_data_dir / "save.json.corrupt").exists()
+    assert not save.exists()
+    # Without --resume: a warning, and a new game.
+    save.write_text("[]", encoding="utf-8")
+    code, out, err = run_main(["play", "--short", *FAST], capsys, stdin="q\n")
+    assert code == 0 and err.startswith("warning: could not resume") and err.count("\n") == 1
+    assert out.startswith("New game: short to 61")
+    assert (fifteentwo_data_dir / "save.json.corrupt2").read_text(encoding="utf-8") == "[]"
+
+
+def test_corrupt_history_warns_in_play_and_fails_history(
+    fifteentwo_data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = fifteentwo_data_dir / "history.sqlite3"
+    db.write_bytes(b"not sqlite at all " * 64)
+    code, out, err = run_main(["play", "--short", "--seed", "1", *FAST], capsys, stdin="q\n")
+    assert code == 0 and "New game" in out
+    assert err.startswith("warning: the results history") and "not be recorded" in err
+    code, out, err = run_main(["history"], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"error: the results history {db} cannot be read")
+    assert db.read_bytes() == b"not sqlite at all " * 64
+
+
+def test_history_command_tables_and_json(
+    fifteentwo_data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run_main(["history"], capsys)
+    assert code == 0 and "No games recorded yet" in out
+    assert run_main(["history", "--json"], capsys)[1] == "[]\n"
+    from plain_driver import play_in_process
+
+    play_in_process(PlayOptions(variant="short", seed=5, level="greedy"), fifteentwo_data_dir)
+    code, out, _ = run_main(["history", "--json"], capsys)
+    (totals,) = json.loads(out)
+    assert totals["levels"] == "greedy" and totals["variant"] == "short" and totals["games"] == 1
+    assert totals["wins"] + totals["losses"] == 1
+    code, out, _ = run_main(["history"], capsys)
+    assert "Your results" in out and "greedy" in out and "short" in out
+    code, out, _ = run_main(["history", "--games", "3"], capsys)
+    assert "Recent games" in out
+    code, out, _ = run_main(["history", "--games", "3", "--json"], capsys)
+    (game,) = json.loads(out)
+    assert "record" not in game and game["variant"] == "short"
+
+
+def test_rules_command_prints_plain_text_when_piped(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_main(["rules"], capsys)
+    assert code == 0
+    for words in ("HIS HEELS", "his nobs", "muggins", "skunk", "five-card", "q or quit"):
+        assert words.lower() in out.lower()
+    assert "**" not in out and "`" not in out
+    code, out, _ = run_main(["rules", "--markdown"], capsys)
+    assert out.startswith("# How to play cribbage with fifteentwo")
+
+
+def test_terminal_runs_the_textual_app_with_the_agreed_interface(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calls: list[dict[str, Any]] = []
+
+    def run_tui(make_session: Any, *, options: Any, resume: Any) -> int:
+        calls.append({"make_session": make_session, "options": options, "resume": resume})
+        return 0
+
+    fake = types.ModuleType("fifteentwo.tui")
+    fake.run_tui = run_tui  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "fifteentwo.tui", fake)
+    monkeypatch.setattr("fifteentwo.cli.play._stdio_is_terminal", lambda: True)
+    code = main(["play", "--level", "greedy", "--seed", "4", "-q", "-e", "--muggins"])
+    assert code == 0
+    (call,) = calls
+    options = call["options"]
+    assert isinstance(options, PlayOptions) and call["resume"] is None
+    assert options.quiet and options.explain and options.muggins and not options.auto_count
+    assert options.variant is None and options.instructions is None  # the app asks
+    session = call["make_session"](options.preset_rules("short"))
+    assert isinstance(session, Session) and session.rules.muggins and session.seed == 4
+    session.run()
+    assert session.save_path is not None and session.save_path.exists()
+    assert call["make_session"](options.preset_rules("standard")).seed == 5
+
+
+def test_manual_game_replays_to_the_same_scores(
+    fifteentwo_data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from plain_driver import play_in_process
+
+    options = PlayOptions(
+        variant="short", seed=9, level="greedy", auto_count=False, muggins=True, explain=True
+    )
+    played = play_in_process(options, fifteentwo_data_dir)
+    (row,) = played.history.games()
+    game = replay(row["record"])
+    assert list(game.scores) == row["scores"] and game.is_over

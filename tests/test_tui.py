@@ -1,0 +1,460 @@
+"""The Textual app, driven by keys and clicks through Textual's pilot on seeded games.
+
+Every game here is seeded (the session's shuffles and the greedy computer), so each test sees
+the same deals every run. The app runs its engine steps in a worker thread; `settle` waits for
+them and for the screen to catch up.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.geometry import Region
+from textual.pilot import Pilot
+from textual.widgets import MarkdownViewer
+
+from fifteentwo.actions import GO, CardPlayed, CountReset, Dealt, GameOver, Play, Reason, Scored
+from fifteentwo.app.options import PlayOptions
+from fifteentwo.app.rules_text import rules_markdown
+from fifteentwo.app.session import SeatConfig, Session
+from fifteentwo.cards import parse_cards
+from fifteentwo.rules import Rules
+from fifteentwo.tui import SAVED_MESSAGE, CribbageApp, make_app
+from fifteentwo.tui.model import Mode, TableModel
+from fifteentwo.tui.render import LARGE, SMALL, CardSpec, draw_cards
+from fifteentwo.tui.screens import HelpScreen, QuestionScreen, RulesScreen
+from fifteentwo.tui.widgets import CountInput, EventLog, HandView, Line, Pegboard
+
+SIZE = (80, 24)
+
+
+class Factory:
+    """``make_session`` for the tests: a human and a greedy computer, seeded, counted calls."""
+
+    def __init__(
+        self,
+        seed: int = 7,
+        *,
+        auto_count: bool = True,
+        random_cut: bool = True,
+        save_path: Path | None = None,
+        muggins: bool = False,
+    ) -> None:
+        self.seed = seed
+        self.auto_count = auto_count
+        self.random_cut = random_cut
+        self.save_path = save_path
+        self.muggins = muggins
+        self.sessions: list[Session] = []
+
+    def __call__(self, rules: Rules) -> Session:
+        if self.muggins:
+            rules = rules.replace(muggins=True)
+        session = Session(
+            rules,
+            [SeatConfig("You", human=True), SeatConfig("Computer", level="greedy")],
+            seed=self.seed + len(self.sessions),
+            auto_count=self.auto_count,
+            random_cut=self.random_cut,
+            save_path=self.save_path,
+        )
+        self.sessions.append(session)
+        return session
+
+
+def options(variant: str | None = "standard", **kw: object) -> PlayOptions:
+    kw.setdefault("instructions", False)
+    return PlayOptions(variant=variant, **kw)  # type: ignore[arg-type]
+
+
+async def settle(pilot: Pilot[int]) -> None:
+    """Wait until the engine's worker is done and the screen has caught up."""
+    app = pilot.app
+    for _ in range(100):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if not any(w.is_running for w in app.workers) and app.mode is not Mode.BUSY:
+            return
+    raise AssertionError("the app stayed busy")
+
+
+async def press(pilot: Pilot[int], *keys: str) -> None:
+    await pilot.press(*keys)
+    await settle(pilot)
+
+
+def cribbage(app: object) -> CribbageApp:
+    assert isinstance(app, CribbageApp)
+    return app
+
+
+def first_playable(app: CribbageApp) -> int:
+    """The number key (1-based) of the first card the engine says may be played."""
+    assert app.obs is not None
+    legal = {a.card for a in app.obs.legal if isinstance(a, Play)}
+    return next(i for i, card in enumerate(app.obs.hand) if card in legal) + 1
+
+
+async def step(pilot: Pilot[int], app: CribbageApp) -> None:
+    """One decision the simple way: first two cards, first playable card, continue, cut."""
+    if app.mode is Mode.DISCARD:
+        await press(pilot, "1", "2", "enter")
+    elif app.mode is Mode.PLAY:
+        await press(pilot, str(first_playable(app)))
+    elif app.mode in (Mode.PAUSE, Mode.CUT):
+        await press(pilot, "enter")
+    else:
+        raise AssertionError(f"no simple step in mode {app.mode}")
+
+
+async def play_until(
+    pilot: Pilot[int], app: CribbageApp, done: Callable[[], bool], limit: int = 400
+) -> None:
+    for _ in range(limit):
+        if done():
+            return
+        await step(pilot, app)
+    raise AssertionError(f"not done after {limit} steps (mode {app.mode})")
+
+
+def log_text(app: CribbageApp) -> str:
+    return "\n".join(app.query_one(EventLog).plain)
+
+
+def line_text(app: CribbageApp, selector: str) -> str:
+    line = app.query_one(selector, Line)
+    return line.text.plain + " " + line.right.plain
+
+
+# --- a game from the first deal ------------------------------------------------------------------
+
+
+async def test_lay_away_and_play() -> None:
+    app = make_app(Factory(), options())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.mode is Mode.DISCARD
+        assert app.obs is not None
+        hand = app.obs.hand
+        assert len(hand) == 6
+        assert "Lay away 2 cards" in line_text(app, "#prompt")
+        await press(pilot, "1")
+        await press(pilot, "3")
+        view = app.query_one(HandView)
+        assert [spec.selected for spec in view.cards] == [True, False, True, False, False, False]
+        await press(pilot, "3")  # chosen again: unchosen
+        await press(pilot, "enter")
+        assert app.mode is Mode.DISCARD
+        assert "Choose 2 cards" in app.message.plain
+        await press(pilot, "right", "space")  # the cursor (on card 3) moves to card 4
+        await press(pilot, "enter")
+        assert app.mode is Mode.PLAY
+        assert f"You lay away {hand[0].unicode} {hand[3].unicode}." in log_text(app)
+        held = len(app.obs.hand)
+        await press(pilot, str(first_playable(app)))
+        assert re.search(r"You play \S+ for \d+\.", log_text(app))
+        assert len(app.obs.hand) == held - 1 or app.mode is not Mode.PLAY
+
+
+async def test_show_pauses_and_moves_the_board() -> None:
+    app = make_app(Factory(), options())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        board = app.query_one(Pegboard)
+        assert board.fronts == (0, 0)
+        await play_until(pilot, app, lambda: app.mode is Mode.PAUSE)
+        last = app.model.last_deal
+        assert last is not None
+        assert board.fronts == last.scores
+        assert board.fronts != (0, 0)
+        # the back peg of a side that scored is where its front peg was before its last score
+        scored = [e for e in app.session.game.events if isinstance(e, Scored)]  # type: ignore[union-attr]
+        for side in (0, 1):
+            mine = [e for e in scored if e.side == side]
+            if mine:
+                assert board.backs[side] == mine[-1].score - mine[-1].points
+        # the show: hands face up with their totals, itemized in the log
+        assert "Your hand:" in app.query_one(HandView).label.plain  # type: ignore[union-attr]
+        assert "Computer's hand (" in log_text(app)
+        assert "The deal is over" in line_text(app, "#prompt")
+        deal = app.model.deal_number
+        await press(pilot, "space")
+        assert app.model.deal_number == deal + 1
+        assert app.mode in (Mode.DISCARD, Mode.CUT)
+
+
+async def test_short_game_to_the_end_and_another() -> None:
+    factory = Factory(seed=11)
+    app = make_app(factory, options("short"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await play_until(pilot, app, lambda: app.mode is Mode.OVER)
+        session = factory.sessions[0]
+        assert session.is_over
+        over = [e for e in session.game.events if isinstance(e, GameOver)][-1]
+        assert max(over.scores) == 61
+        prompt = line_text(app, "#prompt")
+        assert "Another game? (y/n)" in prompt
+        assert re.search(r"wins? 61-\d+", prompt)
+        assert app.query_one(Pegboard).fronts == over.scores
+        await press(pilot, "y")
+        assert len(factory.sessions) == 2
+        assert factory.sessions[1].rules == session.rules
+        assert app.mode is Mode.DISCARD
+        assert app.query_one(Pegboard).fronts == (0, 0)
+        assert "Game 2: short game to 61" in log_text(app)
+        await press(pilot, "q")
+    assert app.return_code == 0
+
+
+async def test_no_more_games_exits() -> None:
+    factory = Factory(seed=11)
+    app = make_app(factory, options("short"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await play_until(pilot, app, lambda: app.mode is Mode.OVER)
+        await press(pilot, "n")
+    assert app.return_code == 0
+    assert app.exit_message is None  # nothing to save once the game is over
+
+
+# --- quitting and resuming -----------------------------------------------------------------------
+
+
+async def test_quit_saves_and_resume_continues(tmp_path: Path) -> None:
+    path = tmp_path / "save.json"
+    factory = Factory(save_path=path)
+    app = make_app(factory, options())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "1", "2", "enter")
+        assert app.mode is Mode.PLAY
+        saved_at = len(factory.sessions[0].game.log)
+        assert app.obs is not None
+        hand = app.obs.hand
+        await press(pilot, "q")
+    assert app.return_code == 0
+    assert app.exit_message == SAVED_MESSAGE
+    assert path.exists()
+
+    resumed = Session.load(path)
+    assert len(resumed.game.log) == saved_at
+    again = make_app(Factory(), options(), resume=resumed)
+    async with again.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert again.mode is Mode.PLAY
+        assert again.obs is not None
+        assert again.obs.hand == hand
+        assert "Resuming your long game to 121." in log_text(again)
+        assert again.query_one(Pegboard).fronts == again.obs.scores
+        await press(pilot, str(first_playable(again)))
+        assert len(resumed.game.log) > saved_at
+
+
+async def test_quit_without_a_save_file() -> None:
+    app = make_app(Factory(), options())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "q")
+    assert app.exit_message == "Game not saved."
+
+
+# --- counting by hand ----------------------------------------------------------------------------
+
+
+async def test_manual_count_refuses_too_many_and_muggins_takes_too_few() -> None:
+    app = make_app(
+        Factory(seed=7, auto_count=False, muggins=True), options(explain=True, muggins=True)
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await play_until(pilot, app, lambda: app.mode is Mode.COUNT)
+        assert app.obs is not None
+        assert isinstance(app.focused, CountInput)
+        assert "Count your hand" in line_text(app, "#prompt")
+        counted = app.obs.to_count
+        await press(pilot, "2", "9", "enter")
+        assert app.mode is Mode.COUNT
+        match = re.search(r"the hand counts (\d+), not 29", app.message.plain)
+        assert match, app.message.plain
+        total = int(match.group(1))
+        assert total > 0
+        assert f"The hand counts {total}:" in log_text(app)  # explained, item by item
+        await press(pilot, "q", "1", "enter")  # q is not typed into the box; 1 is a claim
+        assert app.is_running
+        text = log_text(app)
+        assert "Your hand (" in text and "You claimed 1." in text
+        assert f"Computer pegs {total - 1} by muggins." in text
+        assert app.query_one(HandView).cards != () or counted
+
+
+# --- cutting -------------------------------------------------------------------------------------
+
+
+async def test_cut_for_deal_and_starter_with_the_slider() -> None:
+    app = make_app(Factory(seed=5, random_cut=False), options())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.mode is Mode.CUT
+        assert "Cut the pack for the deal" in line_text(app, "#prompt")
+        await press(pilot, "right", "right", "enter")
+        assert re.search(r"You cut \S+; Computer cuts \S+", log_text(app))
+        while app.mode is Mode.CUT:  # a tie: cut again
+            await press(pilot, "enter")
+        # play on until a starter cut is ours (we are pone every other deal)
+        await play_until(
+            pilot,
+            app,
+            lambda: app.mode is Mode.CUT and "starter" in line_text(app, "#prompt"),
+            limit=60,
+        )
+        await press(pilot, "left", "enter")
+        assert "The starter is" in log_text(app)
+        assert app.mode in (Mode.PLAY, Mode.PAUSE, Mode.OVER)
+
+
+# --- questions, help, rules, hints, the mouse ----------------------------------------------------
+
+
+async def test_opening_questions() -> None:
+    factory = Factory()
+    app = make_app(factory, options(variant=None, instructions=None))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, QuestionScreen)
+        assert "instructions" in app.screen.question
+        await press(pilot, "y")
+        assert isinstance(app.screen, RulesScreen)
+        await press(pilot, "escape")
+        assert isinstance(app.screen, QuestionScreen)
+        assert "Short game (61) or long game (121)?" in app.screen.question
+        await press(pilot, "s")
+        assert factory.sessions[0].rules.target == 61
+        assert app.mode is Mode.DISCARD
+
+
+async def test_help_rules_and_hint_keys() -> None:
+    app = make_app(Factory(), options())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await press(pilot, "escape")
+        await press(pilot, "r")
+        assert isinstance(app.screen, RulesScreen)
+        assert app.screen.markdown == rules_markdown()
+        viewer = app.screen.query_one(MarkdownViewer)
+        assert viewer.document.source == rules_markdown()
+        await press(pilot, "escape")
+        assert not isinstance(app.screen, RulesScreen)
+        await press(pilot, "h")
+        assert app.message.plain == "Hints come in a later version."
+        assert app.mode is Mode.DISCARD
+
+
+async def test_clicking_cards() -> None:
+    app = make_app(Factory(), options())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        view = app.query_one(HandView)
+        await pilot.click(HandView, offset=(2, 3))  # first card
+        await pilot.click(HandView, offset=(8, 3))  # second card
+        await settle(pilot)
+        assert [spec.selected for spec in view.cards][:3] == [True, True, False]
+        await press(pilot, "enter")
+        assert app.mode is Mode.PLAY
+        n = first_playable(app) - 1
+        await pilot.click(HandView, offset=(n * 6 + 2, 3))
+        await settle(pilot)
+        assert re.search(r"You play \S+ for \d+\.", log_text(app))
+
+
+async def test_illegal_action_shows_the_engine_message() -> None:
+    app = make_app(Factory(), options())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "1", "2", "enter")
+        assert app.obs is not None and app.session is not None
+        app._step(GO)  # go with a playable card: the engine refuses and says why
+        await settle(pilot)
+        assert "cannot go" in app.message.plain
+        assert app.mode is Mode.PLAY
+
+
+# --- how it looks --------------------------------------------------------------------------------
+
+
+def _visible_inside(app: CribbageApp, width: int, height: int) -> None:
+    screen = Region(0, 0, width, height)
+    for widget in app.screen.query("*"):
+        if widget.display and widget.region.area:
+            assert screen.contains_region(widget.region), (widget, widget.region)
+    table = app.query_one("#table")
+    assert table.virtual_size.height <= table.size.height  # the table needs no scrolling
+
+
+async def test_main_screen_at_80x24() -> None:
+    app = make_app(Factory(), options())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        svg = app.export_screenshot()
+        assert app.obs is not None
+        for card in app.obs.hand:
+            assert card.rank.label in svg and card.suit.symbol in svg
+        assert "Computer" in svg and "Lay" in svg
+        assert re.search(r"You(&#160;|\s)0", svg)  # the score line
+        _visible_inside(app, *SIZE)
+        assert app.query_one(HandView).card_size() == SMALL
+        assert app.query_one(Pegboard).region.height == 4  # two tracks twice round
+        await play_until(pilot, app, lambda: app.mode is Mode.PAUSE)
+        _visible_inside(app, *SIZE)
+
+
+async def test_bigger_terminal_gets_bigger_cards() -> None:
+    app = make_app(Factory(), options())
+    async with app.run_test(size=(132, 42)) as pilot:
+        await settle(pilot)
+        assert app.query_one(HandView).card_size() == LARGE
+        assert app.query_one("#log").size.width > 40
+        _visible_inside(app, 132, 42)
+
+
+async def test_short_game_board_and_count_box_fit() -> None:
+    app = make_app(Factory(seed=7, auto_count=False), options("short"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.query_one(Pegboard).region.height == 2
+        await play_until(pilot, app, lambda: app.mode is Mode.COUNT)
+        _visible_inside(app, *SIZE)
+
+
+# --- pieces --------------------------------------------------------------------------------------
+
+
+def test_table_model_pegs_and_series() -> None:
+    model = TableModel(sides=2)
+    c = parse_cards("5h 10s kd")
+    model.apply(Dealt(0, ((), ()), 0))
+    model.apply(Scored(1, 1, 2, Reason.HIS_HEELS, 2))
+    model.apply(Scored(1, 1, 3, Reason.PLAY, 5, tuple(c)))
+    assert model.fronts == [0, 5] and model.backs == [0, 2]
+    model.apply(CardPlayed(1, c[0], 5))
+    model.apply(CountReset(0))
+    model.apply(CardPlayed(0, c[1], 10))
+    assert [s.count for s in model.series] == [5, 10]
+    assert model.pile.cards == [(0, c[1])]
+
+
+def test_cards_draw_with_red_suits_and_overlap() -> None:
+    cards = parse_cards("5h 10s")
+    lines = draw_cards([CardSpec(cards[0]), CardSpec(cards[1])], step=4)
+    assert [line.plain for line in lines] == ["╭───╭───╮", "│ 5♥│10♠│", "╰───╰───╯"]
+    red = [span for span in lines[1].spans if "c8102e" in str(span.style)]
+    assert red, "hearts are red"
+    raised = draw_cards(
+        [CardSpec(cards[0], selected=True), CardSpec(cards[1])], raise_selected=True
+    )
+    assert raised[0].plain.startswith("╭───╮") and raised[1].plain.startswith("│ 5♥│ ╭───╮")
+    assert len(draw_cards([CardSpec()], size=LARGE)) == 5
