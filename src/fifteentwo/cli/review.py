@@ -47,7 +47,7 @@ def load_record(args: argparse.Namespace) -> dict[str, Any]:
         if not records:
             raise RecordError(f"{args.game} holds no games")
         try:
-            return records[args.index]
+            return records[int(args.index)]
         except IndexError:
             raise UsageError(
                 f"{args.game} has {len(records)} games; --index is out of range"
