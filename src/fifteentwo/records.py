@@ -366,7 +366,8 @@ class _Replayer:
                 raise RecordError(
                     f"{self.where}: it is seat {game.to_move}'s turn, not seat {seat}'s"
                 )
-            action = PLAY_ACTIONS[_card(what, self.where).index]
+            card = _BY_SHORT.get(what) if type(what) is str else None
+            action = PLAY_ACTIONS[(card or _card(what, self.where)).index]
             try:
                 apply(action)
             except FifteenTwoError as exc:

@@ -216,7 +216,7 @@ def review_game(
         for event in game.apply(action):
             tracker.see(event, before)
     curve = tracker.curve
-    if finished.is_over and finished.winner is not None:
+    if curve and finished.is_over and finished.winner is not None:
         final = 1.0 if rules.side_of(0) == finished.winner else 0.0
         curve.append(WinPoint("end", tuple(finished.scores), final))
     deals = tracker.deals

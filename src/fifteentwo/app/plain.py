@@ -379,7 +379,10 @@ class PlainGame:
         if event.claimed == event.total or not session.seats[event.seat].human:
             return
         what = "crib" if event.crib else "hand"
-        self.say(f"You should have taken {event.total} for your {what}, not {event.claimed}.")
+        assert self.describer is not None
+        who = self.describer.who(event.seat)
+        whose = "your" if who == "You" else "their"
+        self.say(f"{who} should have taken {event.total} for {whose} {what}, not {event.claimed}.")
         if self.options.explain:
             self.say("Explanation:")
             for item in event.score().items:
@@ -495,10 +498,10 @@ class PlainGame:
             )
         if phase is Phase.PLAY:
             can_go = GO in obs.legal
-            what = "Play a card or go" if can_go else "Play a card"
+            what = "a card or go" if can_go else "a card"
             go_help = " or g to say go" if can_go else ""
             return (
-                f"{what} (count is {obs.count}): ",
+                f"{self._addressed(obs, 'Play')} {what} (count is {obs.count}): ",
                 lambda text: self._read_play(text, obs),
                 f"Name one card: a card (5h), a rank you hold once (k), or its position from "
                 f"the left (2, or #2){go_help}.",
@@ -508,7 +511,7 @@ class PlainGame:
                 n = obs.pending_claim
                 points = "point" if n == 1 else "points"
                 return (
-                    f"Take the {n} missed {points} by muggins (y/n)? ",
+                    f"{self._addressed(obs, 'Take')} the {n} missed {points} by muggins (y/n)? ",
                     _read_muggins,
                     "Answer y to peg the points your opponent missed, n to leave them.",
                 )
@@ -517,7 +520,7 @@ class PlainGame:
             cards = cards_text(obs.to_count, ascii_only=True)
             starter = cards_text([obs.starter], ascii_only=True)
             return (
-                f"Count your {what} ({cards}, starter {starter}): ",
+                f"{self._addressed(obs, 'Count')} your {what} ({cards}, starter {starter}): ",
                 _read_count,
                 f"Type how many points your {what} makes with the starter, 0 to 29 "
                 "(19 also means nothing). Too many is refused; too few is accepted"
@@ -525,9 +528,9 @@ class PlainGame:
             )
         depths = [a.depth for a in obs.legal if isinstance(a, Cut)]
         lo, hi = min(depths), max(depths)
-        what = "Cut for the deal" if phase is Phase.CUT_FOR_DEAL else "Cut the pack"
+        what = "for the deal" if phase is Phase.CUT_FOR_DEAL else "the pack"
         return (
-            f"{what}: how many cards down ({lo}-{hi})? ",
+            f"{self._addressed(obs, 'Cut')} {what}: how many cards down ({lo}-{hi})? ",
             lambda text: _read_cut(text, lo, hi),
             f"Type a number from {lo} to {hi}: how many cards to lift off the top.",
         )

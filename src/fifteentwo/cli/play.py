@@ -57,7 +57,7 @@ def register(subparsers: Any) -> None:
         "--players",
         metavar="SPEC",
         help="seats in order, e.g. human,expert or human,standard,standard; in the "
-        "four-player game partners sit opposite (seats 1 and 3)",
+        "four-player game the first and third seats are partners",
     )
     parser.add_argument(
         "--level",

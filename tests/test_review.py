@@ -1,0 +1,114 @@
+"""The post-game review against the analysis engine, on small seeded games."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from fifteentwo.analysis import analyze_discard
+from fifteentwo.analysis.equity import win_probability
+from fifteentwo.analysis.review import review_record
+from fifteentwo.cards import Card
+from fifteentwo.cli import main
+from fifteentwo.game import Observation
+from fifteentwo.players import GreedyPlayer, play_game
+from fifteentwo.records import game_record, write_records
+from fifteentwo.rules import find_rules
+
+
+class WorstFirstDiscard(GreedyPlayer):
+    """Greedy, except that its first discard is the worst one by exact expected points."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.first: tuple[tuple[Card, ...], bool, tuple[int, int]] | None = None
+
+    def choose_discard(self, obs: Observation) -> Sequence[Card]:
+        if self.first is not None:
+            return super().choose_discard(obs)
+        analysis = analyze_discard(obs.hand, dealer=obs.is_dealer, opponent="sensible")
+        worst = min(analysis, key=lambda o: o.total)
+        score = (obs.scores[obs.seat], obs.scores[1 - obs.seat])
+        self.first = (obs.hand, obs.is_dealer, score)
+        return worst.throw
+
+
+@pytest.fixture(scope="module")
+def bad_game() -> tuple[dict[str, object], WorstFirstDiscard]:
+    bad = WorstFirstDiscard(1)
+    game = play_game(find_rules("standard"), [bad, GreedyPlayer(2)], seed=11)
+    return game_record(game, ["Bad", "Greedy"]), bad
+
+
+def test_bad_discard_is_flagged_with_the_right_loss(
+    bad_game: tuple[dict[str, object], WorstFirstDiscard],
+) -> None:
+    record, bad = bad_game
+    assert bad.first is not None
+    hand, dealer, score = bad.first
+    review = review_record(record)
+    first = next(d for d in review.deals[0].decisions if d.seat == 0)
+    direct = analyze_discard(hand, dealer=dealer, opponent="sensible", score=score)
+    best_points = max(o.total for o in direct)
+    worst = min(direct, key=lambda o: o.total)
+    assert first.chosen == worst.throw_text
+    assert first.loss == pytest.approx(best_points - worst.total, abs=1e-3)
+    assert first.best == direct.best.throw_text
+    assert first.win_loss == pytest.approx(direct.best.win - worst.win, abs=1e-4)  # type: ignore[operator]
+    assert first.is_mistake
+    assert review.mistakes(0)[0] == first or first in review.mistakes(0)
+
+
+def test_review_numbers_match_the_game(
+    bad_game: tuple[dict[str, object], WorstFirstDiscard],
+) -> None:
+    record, _ = bad_game
+    review = review_record(record)
+    deals = record["deals"]
+    assert isinstance(deals, list)
+    assert len(review.deals) == len(deals)
+    for deal, recorded in zip(review.deals, deals, strict=True):
+        assert list(deal.scores_after) == recorded["scores_after"]
+        assert deal.dealer == recorded["dealer"]
+        assert len([d for d in deal.decisions if d.kind == "discard"]) == 2
+    first = review.win_curve[0]
+    assert first.scores == (0, 0)
+    assert first.p_seat0 == pytest.approx(
+        win_probability(0, 0, my_deal=review.deals[0].dealer == 0)
+    )
+    final = review.win_curve[-1]
+    assert final.label == "end" and final.p_seat0 == (1.0 if review.winner == 0 else 0.0)
+    assert sum(s.decisions for s in review.seats) == 2 * len(deals)
+
+
+def test_review_of_other_variants_has_no_win_curve() -> None:
+    game = play_game(find_rules("three-player"), [GreedyPlayer(i) for i in range(3)], seed=2)
+    review = review_record(game_record(game))
+    assert review.win_curve == ()
+    assert any("win probabilities" in note for note in review.notes)
+    assert all(d.win_loss is None for deal in review.deals for d in deal.decisions)
+
+
+def test_cli_review(
+    bad_game: tuple[dict[str, object], WorstFirstDiscard],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    record, _ = bad_game
+    path = tmp_path / "games.jsonl"
+    write_records(path, [record])
+    assert main(["review", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["players"] == ["Bad", "Greedy"] and data["deals"]
+    plot = tmp_path / "curve.png"
+    assert main(["review", str(path), "--plot", str(plot), "--deals"]) == 0
+    out = capsys.readouterr().out
+    assert "Costliest decisions" in out and plot.stat().st_size > 1000
+    assert main(["review", str(path), "--plot", str(tmp_path / "x.gif")]) == 2
+    assert capsys.readouterr().err.startswith("error: ")
+    (tmp_path / "bad.jsonl").write_text("{not json\n")
+    assert main(["review", str(tmp_path / "bad.jsonl")]) == 2
+    assert "line 1" in capsys.readouterr().err
