@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -348,3 +349,26 @@ def test_ctrl_c_exits_130_with_the_last_step_saved(fifteentwo_data_dir: Path) ->
     assert "Traceback" not in played.transcript
     resumed = Session.load(played.save_path)
     assert resumed.waiting_for == 0 and not resumed.is_over
+
+
+def test_quiet_mode_says_less(fifteentwo_data_dir: Path, tmp_path: Path) -> None:
+    options = PlayOptions(variant="short", seed=5, **GREEDY)
+    loud = play_in_process(options, fifteentwo_data_dir).transcript
+    quiet = play_in_process(replace(options, quiet=True), tmp_path).transcript
+    assert "Computer lays away two cards." in loud and "lays away" not in quiet
+    assert "fifteen two" in loud and re.search(r"Computer's hand \([^)]*\): \d+\.", quiet)
+    assert final_line(loud).group(1) == final_line(quiet).group(1)  # the same game
+
+
+def test_another_game_after_a_resumed_one_keeps_the_saved_rules(fifteentwo_data_dir: Path) -> None:
+    saved_options = PlayOptions(variant="five-card", seed=1, **GREEDY)
+    play_in_process(saved_options, fifteentwo_data_dir, Answerer(stop_after=3))
+    session = Session.load(fifteentwo_data_dir / "save.json")
+    games = iter(["y", "n"])
+    answerer = Answerer({"Another game": lambda p, k: next(games)})
+    played = play_in_process(
+        PlayOptions(seed=30, **GREEDY), fifteentwo_data_dir, answerer, resume=session
+    )
+    assert "Resuming your game: five-card to 61" in played.transcript
+    assert "New game: five-card to 61" in played.transcript  # no short-or-long question
+    assert "Short game" not in played.transcript

@@ -93,7 +93,7 @@ def test_tampered_save_record_is_refused(tmp_path: Path) -> None:
     data = json.loads(path.read_text(encoding="utf-8"))
     data["record"]["deals"][0]["hands"][0][0] = "XX"
     path.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(SaveError, match="cannot be resumed"):
+    with pytest.raises(SaveError, match=r"could not resume .*save\.json\.corrupt"):
         Session.load(path)
 
 
@@ -145,16 +145,16 @@ def test_factory_seeds_follow_on_and_random_seeds_differ() -> None:
 def test_default_level_prefers_the_strongest(monkeypatch: pytest.MonkeyPatch) -> None:
     from fifteentwo.players import simple
 
-    base = dict(simple.LEVELS)
-    assert default_level() in base
-    monkeypatch.setattr(simple, "LEVELS", {**base, "standard": base["greedy"]})
+    assert default_level() in simple.LEVELS
+    base = {"random": simple.RandomPlayer, "greedy": simple.GreedyPlayer}
+    monkeypatch.setattr(simple, "LEVELS", base)
+    assert default_level() == "greedy"
+    monkeypatch.setattr(simple, "LEVELS", {**base, "standard": simple.GreedyPlayer})
     assert default_level() == "standard"
     monkeypatch.setattr(
-        simple, "LEVELS", {**base, "standard": base["greedy"], "expert": base["greedy"]}
+        simple, "LEVELS", {"expert": simple.GreedyPlayer, **base, "standard": simple.GreedyPlayer}
     )
     assert default_level() == "expert"
-    monkeypatch.setattr(simple, "LEVELS", {"random": base["random"], "greedy": base["greedy"]})
-    assert default_level() == "greedy"
 
 
 def test_levels_by_name_or_module_class() -> None:
@@ -164,3 +164,41 @@ def test_levels_by_name_or_module_class() -> None:
         PlayOptions(variant="short", level="grandmaster").check()
     with pytest.raises(FifteenTwoError, match="cannot load player"):
         PlayOptions(variant="short", players=("human", "nowhere.at_all:Bot")).check()
+
+
+@pytest.mark.parametrize("variant", ["short", "five-card", "three-player"])
+def test_a_save_at_every_decision_resumes_exactly(variant: str) -> None:
+    """Discards, cuts by depth, hand counts and muggins still to make all survive a save."""
+    options = PlayOptions(variant=variant, seed=17, level="greedy", auto_count=False, muggins=True)
+    session = SessionFactory(options)(options.preset_rules())
+    session.run()
+    me = GreedyPlayer(5)
+    kinds = set()
+    while not session.is_over:
+        data = json.loads(json.dumps(session.to_json()))
+        resumed = Session.from_json(data)
+        assert resumed.record() == session.record()
+        assert resumed.waiting_for == session.waiting_for
+        assert resumed.observation() == session.observation()
+        assert resumed.game.rng.getstate() == session.game.rng.getstate()
+        obs = session.observation()
+        kinds.add(obs.phase.value if obs.pending_claim is None else "muggins")
+        action = me.choose(obs)
+        if obs.phase.value == "show" and obs.pending_claim is None:
+            action = type(action)(0)  # claim nothing, so muggins comes up
+        session.act(action)
+        resumed.act(action)
+        assert resumed.record() == session.record()
+    assert {"cut for deal", "discard", "starter", "play", "show", "muggins"} <= kinds | {"muggins"}
+
+
+def test_a_save_from_before_decisions_were_kept_still_loads(tmp_path: Path) -> None:
+    path = tmp_path / "save.json"
+    session = human_vs_greedy(path)
+    session.run()
+    step(session, GreedyPlayer(0))  # lay away; the play is next
+    step(session, GreedyPlayer(0))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    del data["decisions"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert Session.load(path).record() == session.record()

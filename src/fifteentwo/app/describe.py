@@ -176,7 +176,7 @@ class Describer:
             )
         else:
             subject = "Your hand" if event.seat == self.viewer else f"{owner}'s hand"
-        cards = f"{self.cards(event.cards)} with {self.cards([event.starter])}"
+        cards = f"{self.cards(sorted(event.cards))} with {self.cards([event.starter])}"
         if self.quiet:
             text = f"{subject} ({cards}): {event.total}."
         else:

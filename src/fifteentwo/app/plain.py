@@ -272,7 +272,7 @@ class PlainGame:
                 if not self.ask_yes_no("Another game (y/n)? "):
                     self.say("Thanks for the game.")
                     return 0
-                session = self.new_session(session.rules)
+                session = self.new_session(self._next_rules(session, resumed=session is resume))
         except _Quit:
             if self.session is not None and not self.session.is_over:
                 self.session.save()
@@ -283,6 +283,16 @@ class PlainGame:
             self.out.write("\n")
             self.out.flush()
             return 130
+
+    def _next_rules(self, last: Session, *, resumed: bool) -> Rules | None:
+        """Another game keeps the last game's rules. After a resumed game, a variant given on
+        the command line wins; else the saved game's rules, if these options' seats fit them."""
+        if not resumed:
+            return last.rules
+        if self.options.variant_known:
+            return None
+        players = self.options.players
+        return last.rules if players is None or len(players) == last.rules.players else None
 
     def new_session(self, rules: Rules | None) -> Session:
         """Start the next game, asking short or long when nothing chose the variant."""

@@ -18,7 +18,21 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fifteentwo.actions import CHANCE, Action, Event, GameOver, Phase
+from fifteentwo.actions import (
+    CHANCE,
+    GO,
+    Action,
+    Count,
+    Cut,
+    Discard,
+    Event,
+    GameOver,
+    Go,
+    Muggins,
+    Phase,
+    Play,
+)
+from fifteentwo.cards import Card
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.game import Game, Observation
 from fifteentwo.players import Player, load_player
@@ -163,6 +177,7 @@ class Session:
             "auto_count": self.auto_count,
             "random_cut": self.random_cut,
             "record": self.record(),
+            "decisions": [_decision_json(a) for actor, a in self.game.log if actor != CHANCE],
             "rng": _rng_state(self.game.rng),
             "players": {str(i): _rng_state(p.rng) for i, p in self.players.items()},
         }
@@ -182,8 +197,11 @@ class Session:
         try:
             if data.get("format") != SAVE_FORMAT:
                 raise SaveError(f"not a fifteentwo save (format {data.get('format')!r})")
-            game = replay(data["record"])
             seats = [SeatConfig(**s) for s in data["seats"]]
+            if "decisions" in data:
+                game = _rerun(data["record"], data["decisions"], [s.name for s in seats])
+            else:  # a save from before decisions were kept
+                game = replay(data["record"])
             session = cls(
                 game.rules,
                 seats,
@@ -215,6 +233,63 @@ class Session:
             raise SaveError(
                 f"could not resume {path} ({exc}); the file was kept as {kept}"
             ) from None
+
+
+def _decision_json(action: Any) -> list[Any]:
+    """A seat's action as JSON, for `_rerun`."""
+    if isinstance(action, Discard):
+        return ["discard", [c.short for c in action.cards]]
+    if isinstance(action, Play):
+        return ["play", action.card.short]
+    if isinstance(action, Go):
+        return ["go"]
+    if isinstance(action, Cut):
+        return ["cut", action.depth]
+    if isinstance(action, Count):
+        return ["count", action.points]
+    if isinstance(action, Muggins):
+        return ["muggins", action.take]
+    raise TypeError(f"not a seat's action: {action!r}")
+
+
+def _decision_from_json(item: list[Any]) -> Action:
+    kind, *args = item
+    if kind == "discard":
+        return Discard(tuple(Card.parse(c) for c in args[0]))
+    if kind == "play":
+        return Play(Card.parse(args[0]))
+    if kind == "go":
+        return GO
+    if kind == "cut":
+        return Cut(int(args[0]))
+    if kind == "count":
+        return Count(int(args[0]))
+    if kind == "muggins":
+        return Muggins(bool(args[0]))
+    raise ValueError(f"unknown decision {kind!r}")
+
+
+def _rerun(record: dict[str, Any], decisions: list[Any], names: list[str]) -> Game:
+    """Play the game again from its seed with the saved decisions, drawing chance as a session
+    does; the record it makes must be the saved one.
+
+    Unlike `replay`, this resumes any moment of a game (a discard or a count still to make),
+    and every deck order, cuts by depth included, comes out as it was.
+    """
+    rules = Rules.from_json(record["rules"])
+    game = Game(
+        rules,
+        seed=int(record["seed"]),
+        manual_count=record.get("manual_count", ()),
+        cut_seats=record.get("cut_seats", ()),
+    )  # a session always cuts for deal (a record of one still in the cut names a first dealer)
+    for item in decisions:
+        game.advance()
+        game.apply(_decision_from_json(item))
+    game.advance()
+    if game_record(game, names) != record:
+        raise SaveError("the save's moves do not lead to its record")
+    return game
 
 
 def _rng_state(rng: random.Random) -> list[Any]:

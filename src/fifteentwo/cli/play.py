@@ -11,6 +11,7 @@ import argparse
 import sys
 from typing import Any
 
+from fifteentwo.app.describe import Describer
 from fifteentwo.app.history import History, HistoryError
 from fifteentwo.app.options import (
     PlayOptions,
@@ -180,9 +181,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _ask_resume(session: Session) -> bool:
     """Before the app opens: continue the saved game? (Enter means yes.)"""
-    sides = session.observation().scores
-    names = session.names()[: len(sides)]  # partners share a score; it is named by seat 0/1
-    scores = ", ".join(f"{name} {score}" for name, score in zip(names, sides, strict=True))
+    describer = Describer(session.rules, session.names(), session.viewer)
+    scores = describer.scores(session.observation().scores)
     answer = input(f"You have a saved game ({session.rules.name}: {scores}). Resume it? [Y/n] ")
     return answer.strip().lower() not in ("n", "no")
 

@@ -1,6 +1,31 @@
-"""Computer players behind one small protocol, and the self-play driver."""
+"""Computer players behind one small protocol, and the self-play driver.
 
-from fifteentwo.players.base import Player, load_player, play_game
-from fifteentwo.players.simple import GreedyPlayer, RandomPlayer
+Levels, weakest first: ``random``, ``greedy``, ``novice``, ``standard``, ``expert``, ``champion``
+(docs/players.md). `load_player` takes a level name or ``package.module:Class``.
+"""
 
-__all__ = ["GreedyPlayer", "Player", "RandomPlayer", "load_player", "play_game"]
+from fifteentwo.players.base import Hint, Player, load_player, play_game
+from fifteentwo.players.expert import ChampionPlayer, ExpertPlayer
+from fifteentwo.players.novice import NovicePlayer
+from fifteentwo.players.simple import LEVELS, GreedyPlayer, RandomPlayer
+from fifteentwo.players.standard import StandardPlayer
+
+LEVELS.update(
+    novice=NovicePlayer,
+    standard=StandardPlayer,
+    expert=ExpertPlayer,
+    champion=ChampionPlayer,
+)
+
+__all__ = [
+    "ChampionPlayer",
+    "ExpertPlayer",
+    "GreedyPlayer",
+    "Hint",
+    "NovicePlayer",
+    "Player",
+    "RandomPlayer",
+    "StandardPlayer",
+    "load_player",
+    "play_game",
+]

@@ -2,14 +2,19 @@
 
 Subclass `Player` and implement `choose_discard` and `choose_play`; the other decisions have
 sensible defaults (count correctly, always take muggins, cut at random). A player never sees the
-`Game`, only observations, so it cannot peek at hidden cards.
+`Game`, only observations, so it cannot peek at hidden cards. docs/players.md has an example bot.
+
+Players that can explain themselves also implement `rank` (their top choices as `Hint` values),
+which `hints` exposes to the coach.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from fifteentwo.actions import (
     CHANCE,
@@ -22,11 +27,24 @@ from fifteentwo.actions import (
     Muggins,
     Phase,
 )
-from fifteentwo.cards import Card
+from fifteentwo.cards import Card, Rank
 from fifteentwo.errors import FifteenTwoError, IllegalActionError
 from fifteentwo.game import Game, Observation
 from fifteentwo.rules import Rules
 from fifteentwo.scoring import hand_total
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """One candidate action with its value to the player and a short reason, for the coach.
+
+    ``value`` is in the unit the level decides by (expected points for discards and most plays;
+    a win probability where the score decides); compare values of one `hints` call only.
+    """
+
+    action: Action
+    value: float
+    why: str
 
 
 class Player:
@@ -37,6 +55,46 @@ class Player:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
+
+    def decision_rng(self, obs: Observation) -> random.Random:
+        """A fresh RNG for this decision, seeded by the player's seed and the observation.
+
+        Levels that sample use it rather than `rng`, so a decision depends only on the seed and
+        what the seat sees: asking for hints first, or resuming a saved game, cannot change it.
+        """
+        played = [c.index * 4 + s for s, c in obs.played]
+        key = (
+            self.seed,
+            obs.seat,
+            obs.phase.value,
+            obs.dealer,
+            obs.scores,
+            obs.game_number,
+            [c.index for c in obs.hand],
+            [c.index for c in obs.kept],
+            -1 if obs.starter is None else obs.starter.index,
+            played,
+            obs.count,
+        )
+        digest = hashlib.blake2b(repr(key).encode(), digest_size=8).digest()
+        return random.Random(int.from_bytes(digest, "big"))
+
+    def hints(self, obs: Observation, top: int = 3) -> list[Hint]:
+        """What this player would do here and why: its ``top`` best choices, best first.
+
+        Never changes the player's state, so asking does not change later decisions.
+        """
+        if not obs.legal:
+            return []
+        return self.rank(obs)[:top]
+
+    def rank(self, obs: Observation) -> list[Hint]:
+        """Every choice this player considers for the decision in ``obs``, best first.
+
+        The default knows no values: it offers the legal actions in order with value 0. Levels
+        override it with their own evaluation.
+        """
+        return [Hint(action, 0.0, "no evaluation at this level") for action in obs.legal]
 
     def choose(self, obs: Observation) -> Action:
         """The action for the decision in ``obs`` (dispatches on the phase)."""
@@ -63,9 +121,13 @@ class Player:
 
     def choose_count(self, obs: Observation) -> int:
         """The show total to claim when counting by hand: the true total by default."""
-        assert obs.starter is not None
-        cards = [c.index for c in obs.to_count]
-        return hand_total(cards, obs.starter.index, obs.counting_crib)
+        starter = obs.starter
+        assert starter is not None
+        total = hand_total([c.index for c in obs.to_count], starter.index, obs.counting_crib)
+        jack = Card(Rank.JACK, starter.suit)
+        if obs.counting_crib and not obs.rules.nobs_in_crib and jack in obs.to_count:
+            total -= 1  # these rules give no nobs in the crib
+        return total
 
     def choose_muggins(self, obs: Observation) -> bool:
         """Whether to take points an opponent failed to claim: always, by default."""

@@ -113,6 +113,7 @@ class CribbageApp(App[int]):
 
     CSS_PATH = "cribbage.tcss"
     TITLE = "Cribbage"
+    ENABLE_COMMAND_PALETTE = False
     # Textual types these as instance variables, so they cannot be annotated ClassVar here.
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012
@@ -214,7 +215,7 @@ class CribbageApp(App[int]):
         if wanted is None:
             self.push_screen(
                 QuestionScreen(
-                    "Do you need instructions for cribbage?", [("y", "Yes"), ("n", "No")]
+                    "Do you need instructions for cribbage? (y/n)", [("y", "Yes"), ("n", "No")]
                 ),
                 lambda answer: self._after_instructions(answer == "y"),
             )
@@ -229,13 +230,14 @@ class CribbageApp(App[int]):
 
     def _ask_variant(self) -> None:
         if self.settings.variant is not None:
-            self._new_game(self._rules_for(self.settings.variant))
+            self._new_game(None, self.settings.variant)
             return
         self.push_screen(
             QuestionScreen(
-                "Short game (61) or long game (121)?", [("s", "Short (61)"), ("l", "Long (121)")]
+                "Short game (61) or long game (121)? (s/l)",
+                [("s", "Short (61)"), ("l", "Long (121)")],
             ),
-            lambda answer: self._new_game(self._rules_for("short" if answer == "s" else "long")),
+            lambda answer: self._new_game(None, "short" if answer == "s" else "standard"),
         )
 
     def _rules_for(self, variant: str) -> Rules:
@@ -249,14 +251,17 @@ class CribbageApp(App[int]):
 
     # --- running the session -------------------------------------------------------------------
 
-    def _new_game(self, rules: Rules) -> None:
+    def _new_game(self, rules: Rules | None, variant: str | None = None) -> None:
         """Start a game: make its session and run it to the first decision, off the UI thread."""
-        self.rules = rules
         self.mode = Mode.BUSY
 
         def job() -> _StepResult:
-            session = self.make_session(rules)
-            return _StepResult(session, session.run())
+            try:
+                chosen = rules if rules is not None else self._rules_for(variant or "standard")
+                session = self.make_session(chosen)
+                return _StepResult(session, session.run())
+            except FifteenTwoError as exc:
+                return _StepResult(None, [], exc)
 
         self._background(job)
 
@@ -278,7 +283,7 @@ class CribbageApp(App[int]):
             self.tally = [0] * rules.sides
         board = self.query_one(Pegboard)
         board.target = rules.target
-        board.names = tuple(self.describer.side_name(s) for s in range(rules.sides))
+        board.names = tuple(self._short_side(s) for s in range(rules.sides))
         log = self.query_one(EventLog)
         title = _game_title(rules)
         if resumed:
@@ -337,7 +342,9 @@ class CribbageApp(App[int]):
         if self._busy_timer is not None:
             self._busy_timer.stop()
             self._busy_timer = None
-        if result.session is not None and result.session is not self.session:
+        if result.session is None and result.error is not None:
+            self._no_game(result.error)
+        elif result.session is not None and result.session is not self.session:
             self._begin(result.session, result.events)
         elif result.error is not None:
             self._refused(result.error)
@@ -347,6 +354,16 @@ class CribbageApp(App[int]):
             self._drain()
         if self._quit_after_step:
             self._quit_now()
+
+    def _no_game(self, error: FifteenTwoError) -> None:
+        """A game could not be started: say why (and leave, if there was never a game)."""
+        if self.session is None:
+            self.exit_message = f"error: {error}"
+            self.exit(2, return_code=2, message=self.exit_message)
+            return
+        self.set_message(f"Could not start another game: {error}", error=True)
+        self.mode = Mode.OVER
+        self._refresh()
 
     def _refused(self, error: FifteenTwoError) -> None:
         """The engine said no: show why (and, explaining, the right count)."""
@@ -438,8 +455,9 @@ class CribbageApp(App[int]):
     # --- reactions ----------------------------------------------------------------------------
 
     def watch_mode(self, old: Mode, new: Mode) -> None:
-        if new is not Mode.BUSY:
-            self._refresh_keys()
+        if new is Mode.BUSY:
+            return  # keep the screen as it is: most steps take milliseconds
+        self._refresh_keys()
         entry = self.query_one("#entry")
         count_input = self.query_one("#count-input", Input)
         slider = self.query_one(CutSlider)
@@ -454,7 +472,7 @@ class CribbageApp(App[int]):
             if cuts:
                 slider.setup(min(cuts), max(cuts))
             slider.focus()
-        elif new is not Mode.BUSY:
+        elif self.focused is not None:
             self.set_focus(None)
 
     def _refresh_keys(self) -> None:
@@ -469,6 +487,8 @@ class CribbageApp(App[int]):
             self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if len(self.screen_stack) > 1:  # the rules, the help or a question is up
+            return action in ("quit", "help") and not isinstance(self.screen, HelpScreen)
         mode = self.mode
         if action in ("pick", "cursor"):
             return mode in (Mode.DISCARD, Mode.PLAY)
@@ -642,6 +662,15 @@ class CribbageApp(App[int]):
         self.set_message("")
         self._step(Play(cards[index]))
 
+    def _short_side(self, side: int) -> str:
+        """A side's name for the board and the top bar: partners are "Us" and "Them"."""
+        rules, describer, session = self.rules, self.describer, self.session
+        if describer is None or rules is None or session is None:
+            return str(side)
+        if rules.partnerships:
+            return "Us" if side == rules.side_of(session.viewer) else "Them"
+        return describer.side_name(side)
+
     def _who(self, seat: int) -> str:
         return self.describer.who(seat) if self.describer is not None else str(seat)
 
@@ -722,9 +751,7 @@ class CribbageApp(App[int]):
                 if side:
                     scores.append("  ")
                 colour = SIDE_COLOURS[side % len(SIDE_COLOURS)]
-                scores.append(
-                    f"{describer.side_name(side)} {score}", Style(color=colour, bold=True)
-                )
+                scores.append(f"{self._short_side(side)} {score}", Style(color=colour, bold=True))
         self.query_one("#topbar", Line).update(title, scores)
 
     def _showing(self) -> bool:

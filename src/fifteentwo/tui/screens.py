@@ -31,7 +31,7 @@ class QuestionScreen(ModalScreen[str]):
             yield Static(self.question, id="question-text")
             with Horizontal(id="question-buttons"):
                 for key, label in self.answers:
-                    yield Button(f"{label} [{key}]", id=f"answer-{key}", compact=True)
+                    yield Button(label, id=f"answer-{key}", compact=True)
 
     def on_key(self, event: events.Key) -> None:
         keys = [key for key, _ in self.answers]

@@ -212,6 +212,8 @@ class CardRow(Widget):
 
     def _check_width(self) -> None:
         """Lay out again only when the row's natural width changed (a relayout is slow)."""
+        if self.styles.width is not None and not self.styles.width.is_auto:
+            return  # a fixed or fractional width: nothing to re-measure
         width = self._natural_width()
         if width != getattr(self, "_width", None):
             self._width = width
@@ -369,6 +371,10 @@ class CountInput(Input):
 
     def check_consume_key(self, key: str, character: str | None = None) -> bool:
         return character is not None and character.isdigit()
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.is_printable and not self.check_consume_key(event.key, event.character):
+            event.prevent_default()  # not typed here: left to the app's keys (q, ?, r)
 
 
 class EventLog(RichLog):

@@ -1,0 +1,181 @@
+"""Fast discard values for the table-driven levels: exact hand means and fixed crib tables.
+
+The exact analysis (`fifteentwo.analysis.analyze_discard`) takes a few milliseconds a deal; the
+standard level decides thousands of discards a second in self-play, so it values the hand with a
+rank-vector trick instead and the crib from the published-style table.
+
+A kept hand's fifteens, pairs and runs depend only on the ranks: for kept ranks K, let v[r] be
+their total with a starter of rank r. The starter is any card not in our deal, of which there
+are 4 - (our cards of rank r) of each rank, so the mean over starters is
+``(4 * sum(v) - sum(v[rank c] for c in deal)) / starters``: six look-ups per option, with ``v``
+cached per rank multiset. Flush and nobs add their exact suit terms.
+
+>>> from fifteentwo.analysis import analyze_discard
+>>> from fifteentwo.cards import to_cards
+>>> deal = [c.index for c in to_cards("5h 5c jd qs 2h 9c")]
+>>> keep = [c.index for c in to_cards("5h 5c jd qs")]
+>>> round(hand_mean(keep, deal), 6) == round(analyze_discard(to_cards("5h 5c jd qs 2h 9c"),
+...     dealer=True).option("2h 9c").hand.mean, 6)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from itertools import combinations
+from typing import Final
+
+from fifteentwo.scoring import RANK_KEY, RANK_TABLE
+
+__all__ = [
+    "crib_value",
+    "hand_mean",
+    "keep_options",
+    "single_crib_value",
+    "table_discards",
+]
+
+_STEPS: Final = tuple(5**r for r in range(13))
+_VECTORS: dict[int, tuple[int, tuple[int, ...]]] = {}
+
+
+def _vector(key: int) -> tuple[int, tuple[int, ...]]:
+    """(sum, v) for a kept rank multiset key: v[r] is its total with a starter of rank r+1."""
+    found = _VECTORS.get(key)
+    if found is None:
+        get = RANK_TABLE.get
+        v = tuple(get(key + step, 0) for step in _STEPS)
+        found = (sum(v), v)
+        _VECTORS[key] = found
+    return found
+
+
+def hand_mean(keep: Sequence[int], deal: Sequence[int]) -> float:
+    """Mean show points of ``keep`` (3 or 4 card indices) over every starter not in ``deal``
+    (the cards we know: our whole deal, which contains ``keep``)."""
+    key = 0
+    for c in keep:
+        key += RANK_KEY[c]
+    total, v = _vector(key)
+    starters = 52 - len(deal)
+    points = 4 * total
+    for c in deal:
+        points -= v[c >> 2]
+    mean = points / starters
+    suit = keep[0] & 3
+    flush = True
+    for c in keep:
+        if c & 3 != suit:
+            flush = False
+        if 40 <= c < 44:  # a jack: nobs with a starter of its suit
+            s = c & 3
+            mean += (13 - sum(1 for d in deal if d & 3 == s)) / starters
+    if flush:
+        mean += len(keep) + (13 - sum(1 for d in deal if d & 3 == suit)) / starters
+    return mean
+
+
+def keep_options(deal: Sequence[int], kept: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Every (keep, throw) split of ``deal`` keeping ``kept`` cards, in combinations order."""
+    options = []
+    for keep in combinations(deal, kept):
+        throw = tuple(c for c in deal if c not in keep)
+        options.append((keep, throw))
+    return options
+
+
+@cache
+def _two_card_table(game: str) -> dict[tuple[int, int, bool], tuple[float, float, float]]:
+    from fifteentwo.analysis.crib import crib_table
+
+    return {(e.low, e.high, e.suited): (e.uniform, e.dealer, e.pone) for e in crib_table(game)}
+
+
+def crib_value(throw: Sequence[int], *, ours: bool, game: str = "six-card") -> float:
+    """Expected crib show points of a two-card throw from the fixed table (no card removal):
+    to our own crib the pone is assumed to baulk, to the opponent's he feeds it."""
+    a, b = throw
+    ra, rb = (a >> 2) + 1, (b >> 2) + 1
+    low, high = (ra, rb) if ra <= rb else (rb, ra)
+    entry = _two_card_table(game)[(low, high, ra != rb and (a & 3) == (b & 3))]
+    return entry[1] if ours else entry[2]
+
+
+@cache
+def _single_table() -> tuple[float, ...]:
+    from fifteentwo.analysis.crib import crib_show_means, uniform_cards
+
+    values = [0.0]
+    for rank in range(1, 14):
+        card = (rank - 1) * 4
+        unseen = [c for c in range(52) if c != card]
+        values.append(float(crib_show_means([[card]], uniform_cards(unseen, 4))[0]))
+    return tuple(values)
+
+
+def single_crib_value(card: int) -> float:
+    """Expected crib show points of one thrown card (three- and four-player games), every other
+    crib card and the starter being uniformly random."""
+    return _single_table()[(card >> 2) + 1]
+
+
+@cache
+def _flat_crib_table(game: str, ours: bool) -> tuple[float, ...]:
+    """`crib_value` for every ordered pair of ranks (0-based) and suitedness, as one tuple
+    indexed ``(a * 13 + b) * 2 + suited``."""
+    table = _two_card_table(game)
+    column = 1 if ours else 2
+    flat = [0.0] * (13 * 13 * 2)
+    for a in range(13):
+        for b in range(13):
+            low, high = min(a, b) + 1, max(a, b) + 1
+            for suited in (0, 1):
+                entry = table.get((low, high, bool(suited) and a != b))
+                if entry is not None:
+                    flat[(a * 13 + b) * 2 + suited] = entry[column]
+    return tuple(flat)
+
+
+def table_discards(
+    deal: Sequence[int], kept: int, *, ours: bool, game: str = "six-card"
+) -> list[tuple[float, tuple[int, ...], float, float]]:
+    """(value, throw, hand mean, crib value) of every discard, best first, the crib from the
+    fixed tables: `hand_mean` and `crib_value` fused into one loop (the standard level's
+    discards run thousands of times a second in self-play)."""
+    n = len(deal)
+    starters = 52 - n
+    suit_left = [13, 13, 13, 13]
+    key_all = 0
+    for c in deal:
+        suit_left[c & 3] -= 1
+        key_all += RANK_KEY[c]
+    crib2 = _flat_crib_table(game, ours) if n - kept == 2 else None
+    out = []
+    for throw in combinations(deal, n - kept):
+        keep = [c for c in deal if c not in throw]
+        key = key_all
+        for c in throw:
+            key -= RANK_KEY[c]
+        total, v = _VECTORS.get(key) or _vector(key)
+        points = 4 * total
+        for c in deal:
+            points -= v[c >> 2]
+        mean = points / starters
+        suit = keep[0] & 3
+        flush = True
+        for c in keep:
+            if c & 3 != suit:
+                flush = False
+            if 40 <= c < 44:
+                mean += suit_left[c & 3] / starters
+        if flush:
+            mean += kept + suit_left[suit] / starters
+        if crib2 is not None:
+            a, b = throw
+            crib = crib2[((a >> 2) * 13 + (b >> 2)) * 2 + ((a & 3) == (b & 3))]
+        else:
+            crib = sum(single_crib_value(c) for c in throw)
+        out.append((mean + crib if ours else mean - crib, throw, mean, crib))
+    out.sort(key=lambda x: (-x[0], x[1]))
+    return out

@@ -1,0 +1,260 @@
+"""The expert and champion levels: exact discards, searched pegging, and the score in mind.
+
+Discards come from the analysis engine (`analyze_discard`): the hand over every starter and the
+crib over every starter and every throw of the modelled opponent (``sensible`` in two-player
+games). Near the end of a game covered by an equity table, discards are ranked by the
+probability of winning instead (`fifteentwo.players.position`).
+
+Pegging, two players: for each card, the rest of the play is searched exactly
+(`fifteentwo.players.pegging.PegSearch`) against weighted guesses at the opponent's unseen cards:
+drawn from the cards we cannot see, restricted by the goes they have said, and weighted by how
+good a hand a sensible player would have kept (what their discard reveals). Far from the end the
+value is the expected pegging difference; near it, the probability of winning, so that pegging
+out beats counting and the show order is respected. Three- and four-player games peg by the
+standard heuristic, taking a card that pegs out whenever there is one.
+
+Sample sizes are fixed per decision shape, never timed, so a decision depends only on the seed
+and the observation (`Player.decision_rng`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from fifteentwo.actions import GO, PLAY_ACTIONS, Discard, Phase
+from fifteentwo.cards import DECK, Card
+from fifteentwo.game import Observation
+from fifteentwo.players.base import Hint, Player
+from fifteentwo.players.knowledge import (
+    PIPS,
+    RANK_OF,
+    our_crib,
+    pips_floor,
+    played_by,
+    unseen_indices,
+)
+from fifteentwo.players.pegging import Guess, PegSearch, guess_hands
+from fifteentwo.players.position import covered, equity_function, near_end
+from fifteentwo.scoring import hand_total, peg_points_ranks
+
+__all__ = ["ChampionPlayer", "ExpertPlayer"]
+
+Choice = tuple[float, Card | None, str]
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(c.short for c in cards)
+
+
+class ExpertPlayer(Player):
+    """Exact discard values, determinized pegging search, and score awareness."""
+
+    name = "expert"
+    beta = 0.35
+    """Weight of a guessed hand's show value in its likelihood (a sensible keep)."""
+    draws: tuple[int, ...] = (64, 64, 64, 56, 48, 40, 32, 24, 24)
+    """Guesses at the opponent's hand by the number of cards both players still hold."""
+
+    # --- discards -----------------------------------------------------------------------------
+
+    def discard_options(self, obs: Observation) -> list[tuple[float, tuple[Card, ...], str]]:
+        """(value, throw, why) for each discard, best first."""
+        from fifteentwo.analysis import analyze_discard
+
+        rules = obs.rules
+        ours = our_crib(obs)
+        two = rules.players == 2
+        score: tuple[int, int] | None = None
+        if two and covered(rules) and near_end(rules, obs.scores):
+            score = (obs.scores[obs.side], obs.scores[1 - obs.side])
+        analysis = analyze_discard(
+            obs.hand,
+            dealer=ours,
+            players=rules.players,
+            opponent="sensible" if two else "uniform",
+            score=score,
+            target=rules.target,
+        )
+        out = []
+        sign = "+" if ours else "-"
+        for o in analysis:
+            why = f"keep {o.keep_text}: hand {o.hand.mean:.2f} {sign} crib {o.crib.mean:.2f}"
+            if o.win is not None:
+                out.append((o.win, o.throw, f"wins {o.win:.1%}; {why}"))
+            else:
+                out.append((o.total, o.throw, why))
+        return out
+
+    def choose_discard(self, obs: Observation) -> Sequence[Card]:
+        return self.discard_options(obs)[0][1]
+
+    # --- the play -----------------------------------------------------------------------------
+
+    def play_options(self, obs: Observation) -> list[Choice]:
+        """(value, card or None for go, why) for each choice, best first."""
+        limit = 31 - obs.count
+        playable = [c for c in obs.hand if c.pips <= limit]
+        if not playable:
+            return [(0.0, None, "no card comes in")]
+        if obs.rules.players != 2:
+            return self._heuristic_options(obs)
+        ranks = {RANK_OF[c.index] for c in playable}
+        go_legal = GO in obs.legal
+        if len(ranks) == 1 and not go_legal:
+            return [(0.0, playable[0], "the only card that comes in")]
+        return self._searched_options(obs, playable)
+
+    def _heuristic_options(self, obs: Observation) -> list[Choice]:
+        from fifteentwo.players.standard import play_values
+
+        out = []
+        pile = [RANK_OF[c.index] for c in obs.pile]
+        need = obs.rules.target - obs.scores[obs.side]
+        for value, card, why in play_values(obs):
+            if card is not None:
+                pts = peg_points_ranks([*pile, RANK_OF[card.index]], obs.count + card.pips)
+                if pts >= need:
+                    value, why = value + 1000.0, "pegs out"
+            out.append((value, card, why))
+        out.sort(key=lambda x: -x[0])
+        return out
+
+    def _draws(self, cards_left: int) -> int:
+        return self.draws[min(cards_left, len(self.draws) - 1)]
+
+    def _searched_options(self, obs: Observation, playable: list[Card]) -> list[Choice]:
+        rules = obs.rules
+        me, opp = obs.seat, 1 - obs.seat
+        h0 = tuple(sorted(RANK_OF[c.index] for c in obs.hand))
+        pile = tuple(RANK_OF[c.index] for c in obs.pile)
+        passed = (1 if obs.passed[me] else 0) | (2 if obs.passed[opp] else 0)
+        last = -1
+        if obs.pile and obs.played:
+            last = 0 if obs.played[-1][0] == me else 1
+        k = obs.hand_sizes[opp]
+        unseen = unseen_indices(obs)
+        floor = pips_floor(obs, opp) if not rules.optional_play_after_go else 1
+        pool = [c for c in unseen if PIPS[RANK_OF[c]] >= floor]
+        if len(pool) < k:
+            pool = unseen
+        known = [c.index for c in played_by(obs, opp)]
+        rng = self.decision_rng(obs)
+        guesses = guess_hands(rng, pool, k, known, self._draws(len(h0) + k), self.beta)
+        flags = {"second_series": rules.second_series, "optional_go": rules.optional_play_after_go}
+        points = PegSearch(**flags)  # type: ignore[arg-type]
+        totals: dict[int, float] = {}
+        for g in guesses:
+            for r, v in points.root(h0, g.ranks, pile, obs.count, passed, last).items():
+                totals[r] = totals.get(r, 0.0) + g.weight * v
+        wins: dict[int, float] | None = None
+        if near_end(rules, obs.scores):
+            wins = self._win_values(obs, guesses, h0, pile, passed, last, flags)
+        out: list[Choice] = []
+        shown = len(guesses)
+        for r, pts in totals.items():
+            card = None if r == 0 else next(c for c in playable if RANK_OF[c.index] == r)
+            now = 0 if card is None else peg_points_ranks((*pile, r), obs.count + PIPS[r])
+            what = "say go" if card is None else (f"pegs {now} now" if now else "pegs nothing now")
+            why = f"{what}; {pts:+.2f} expected net pegging ({shown} guesses at their hand)"
+            if wins is not None:
+                why = f"wins {wins[r]:.1%}; {why}"
+            out.append((pts if wins is None else wins[r], card, why))
+        # Best value first; exact ties (common for win probabilities) go to the pegging points.
+        out.sort(key=lambda x: (-round(x[0], 9), -totals[0 if x[1] is None else RANK_OF[x[1].index]]))
+        return out
+
+    def _win_values(
+        self,
+        obs: Observation,
+        guesses: list[Guess],
+        h0: tuple[int, ...],
+        pile: tuple[int, ...],
+        passed: int,
+        last: int,
+        flags: dict[str, bool],
+    ) -> dict[int, float]:
+        """P(win) of each choice: the play searched to the end, then the show in order."""
+        rules = obs.rules
+        starter = obs.starter
+        assert starter is not None
+        me = obs.seat
+        dealer = obs.dealer == me
+        target = rules.target
+        value_of = equity_function(rules)
+        mine = hand_total([c.index for c in obs.kept], starter.index)
+        crib = _crib_distribution(obs)
+        known = [c.index for c in played_by(obs, 1 - me)]
+        scores = (obs.scores[me], obs.scores[1 - me])
+        totals: dict[int, float] = {}
+        for g in guesses:
+            theirs = hand_total([*known, *g.cards], starter.index)
+
+            def leaf(s0: int, s1: int, theirs: int = theirs) -> float:
+                # The show: the pone's hand, the dealer's hand, then the crib.
+                if dealer:
+                    s1 += theirs
+                    if s1 >= target:
+                        return 0.0
+                    s0 += mine
+                    if s0 >= target:
+                        return 1.0
+                    return sum(
+                        p * (1.0 if s0 + x >= target else value_of(s0 + x, s1, False))
+                        for x, p in crib
+                    )
+                s0 += mine
+                if s0 >= target:
+                    return 1.0
+                s1 += theirs
+                if s1 >= target:
+                    return 0.0
+                return sum(
+                    p * (0.0 if s1 + x >= target else value_of(s0, s1 + x, True))
+                    for x, p in crib
+                )
+
+            search = PegSearch(target=target, leaf=leaf, **flags)  # type: ignore[arg-type]
+            for r, v in search.root(h0, g.ranks, pile, obs.count, passed, last, scores).items():
+                totals[r] = totals.get(r, 0.0) + g.weight * v
+        return totals
+
+    def choose_play(self, obs: Observation) -> Card | None:
+        return self.play_options(obs)[0][1]
+
+    # --- hints -----------------------------------------------------------------------------
+
+    def rank(self, obs: Observation) -> list[Hint]:
+        if obs.phase is Phase.DISCARD:
+            return [
+                Hint(Discard(tuple(sorted(throw))), value, why)
+                for value, throw, why in self.discard_options(obs)
+            ]
+        if obs.phase is Phase.PLAY:
+            return [
+                Hint(GO if card is None else PLAY_ACTIONS[card.index], value, why)
+                for value, card, why in self.play_options(obs)
+            ]
+        return super().rank(obs)
+
+
+def _crib_distribution(obs: Observation) -> list[tuple[int, float]]:
+    """(points, probability) of the crib given the starter: our throw plus two unseen cards,
+    every pair equally likely (two-player)."""
+    starter = obs.starter
+    assert starter is not None
+    ours = [c.index for c in obs.discards]
+    unseen = unseen_indices(obs)
+    counts: dict[int, int] = {}
+    for a, b in combinations(unseen, 2):
+        total = hand_total([*ours, a, b], starter.index, True)
+        counts[total] = counts.get(total, 0) + 1
+    n = sum(counts.values())
+    return [(x, c / n) for x, c in sorted(counts.items())]
+
+
+class ChampionPlayer(ExpertPlayer):
+    """The expert with twice the guesses at the opponent's hand in every pegging search."""
+
+    name = "champion"
+    draws = (128, 128, 128, 112, 96, 80, 64, 48, 48)

@@ -1,0 +1,558 @@
+"""Pegging: the rules-of-thumb evaluation of the standard level and the expert's search.
+
+Pegging depends on ranks only (suits never score in the play), so everything here works on ranks
+1..13 and their counting values.
+
+*Heuristic* (`heuristic_plays`): each card is worth what it pegs now, minus what the next player
+can expect to peg in reply (each rank's chance of being in their hand comes from the unseen
+cards), plus a point times the chance they cannot come in (we may take the go), with the classic
+adjustments of the sources: lead from a pair, keep low cards for the go and 31. With nobody left
+to reply, the best order of our own remaining cards is searched exactly. That one look ahead
+already encodes "avoid leaving 5 or 21" (sixteen tenth cards make 15 or 31), "a four is the
+safest lead" and "do not make 11 with a four on a seven" (a paired four makes fifteen too).
+
+*Search* (`PegSearch`): perfect-information minimax of the rest of the play for one guess of the
+opponent's hand (a determinization), averaged over guesses drawn from the unseen cards and
+weighted by how likely a sensible player would have kept that hand (what the discard reveals).
+Far from the end of the game a node's value is the pegging difference, which depends on nothing
+but the cards, so it is cached across decisions. Near the end (`target` set) a node's value is
+the probability of winning: reaching the target in the play wins at once, and the end of the
+play is valued by counting the hands in the show order and then the position's equity.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from fifteentwo.players.discarding import hand_mean
+from fifteentwo.players.knowledge import PIPS
+from fifteentwo.scoring import peg_points_ranks
+
+__all__ = [
+    "Guess",
+    "PegSearch",
+    "expected_reply",
+    "go_chance",
+    "guess_hands",
+    "heuristic_plays",
+    "solo_best",
+]
+
+_REPLIES: dict[tuple[tuple[int, ...], int], tuple[tuple[int, int], ...]] = {}
+_REPLIES_MAX: Final = 200_000
+
+
+def scoring_replies(pile: tuple[int, ...], count: int) -> tuple[tuple[int, int], ...]:
+    """(rank, points) of every next card that pegs on this pile, best first (cached)."""
+    key = (pile, count)
+    found = _REPLIES.get(key)
+    if found is None:
+        out = []
+        limit = 31 - count
+        for q in range(1, 14):
+            p = PIPS[q]
+            if p <= limit:
+                pts = peg_points_ranks((*pile, q), count + p)
+                if pts:
+                    out.append((q, pts))
+        out.sort(key=lambda x: -x[1])
+        found = tuple(out)
+        if len(_REPLIES) > _REPLIES_MAX:
+            _REPLIES.clear()
+        _REPLIES[key] = found
+    return found
+
+
+_HOLD_TABLES: dict[tuple[int, int], tuple[float, ...]] = {}
+
+
+def _hold_table(unseen: int, k: int) -> tuple[float, ...]:
+    """P(a hand of ``k`` cards from ``unseen`` holds one of ``u`` given cards), for u = 0..4."""
+    key = (unseen, k)
+    found = _HOLD_TABLES.get(key)
+    if found is None:
+        probs = []
+        for u in range(5):
+            miss = 1.0
+            for i in range(k):
+                miss *= max(0, unseen - u - i) / (unseen - i) if unseen - i > 0 else 0.0
+            probs.append(1.0 - miss if u else 0.0)
+        found = tuple(probs)
+        _HOLD_TABLES[key] = found
+    return found
+
+
+def expected_reply(
+    pile: tuple[int, ...], count: int, counts: Sequence[int], unseen: int, k: int
+) -> float:
+    """Expected points the next player pegs with their best reply to this pile, their ``k``
+    cards being random among ``unseen`` cards with ``counts[rank]`` of each rank."""
+    if k <= 0:
+        return 0.0
+    holds = _hold_table(unseen, k)
+    none_better = 1.0
+    total = 0.0
+    for q, pts in scoring_replies(pile, count):
+        p = holds[counts[q]]
+        if p:
+            total += none_better * p * pts
+            none_better *= 1.0 - p
+    return total
+
+
+def go_chance(count: int, counts: Sequence[int], unseen: int, k: int) -> float:
+    """P(none of the next player's ``k`` cards comes in at ``count``)."""
+    if k <= 0:
+        return 1.0
+    limit = 31 - count
+    if limit >= 10:
+        return 0.0
+    over = sum(counts[limit + 1 : 14])
+    if over < k:
+        return 0.0
+    p = 1.0
+    for i in range(k):
+        p *= (over - i) / (unseen - i)
+    return p
+
+
+def solo_best(pile: tuple[int, ...], count: int, ranks: tuple[int, ...]) -> tuple[int, int]:
+    """Best points from playing our own cards alone (the others have said go), and the rank to
+    play first for them (0 if none comes in); the go or 31 is included."""
+    best, first = -1, 0
+    prev = 0
+    for i, r in enumerate(ranks):
+        if r == prev:
+            continue
+        prev = r
+        c = count + PIPS[r]
+        if c > 31:
+            continue
+        npile = (*pile, r)
+        pts = peg_points_ranks(npile, c)
+        if c < 31:
+            pts += solo_best(npile, c, ranks[:i] + ranks[i + 1 :])[0]
+        if pts > best:
+            best, first = pts, r
+    if first == 0:
+        return (1 if pile and count < 31 else 0), 0
+    return best, first
+
+
+LEAD_FROM_PAIR: Final = 0.5
+"""Share of a pair royal's 6 counted back when leading from a pair (the opponent who pairs may
+be capped)."""
+LOW_CARD_KEEP: Final = 0.3
+"""Value of keeping an ace, two or three for the go and 31 while the count is low."""
+
+
+def heuristic_plays(
+    ranks: Sequence[int],
+    pile: tuple[int, ...],
+    count: int,
+    counts: Sequence[int],
+    unseen: int,
+    k: int,
+    *,
+    explain: bool = False,
+) -> list[tuple[int, float, str]]:
+    """(rank, value, why) for each distinct rank of ``ranks`` that comes in, best first.
+
+    ``k`` is the number of cards the next player to reply holds (0 when everyone else has said
+    go or is out of cards); ``counts`` and ``unseen`` describe the cards we cannot see. The
+    reasons are written only when ``explain`` is set (they cost more than the values).
+    """
+    hand = tuple(sorted(ranks))
+    out: list[tuple[int, float, str]] = []
+    prev = 0
+    if k <= 0:
+        for i, r in enumerate(hand):
+            if r == prev or count + PIPS[r] > 31:
+                continue
+            prev = r
+            npile = (*pile, r)
+            c = count + PIPS[r]
+            pts = peg_points_ranks(npile, c)
+            if c < 31:
+                pts += solo_best(npile, c, hand[:i] + hand[i + 1 :])[0]
+            why = "the others have said go: my own cards in the best order" if explain else ""
+            out.append((r, float(pts), why))
+        out.sort(key=lambda x: -x[1])
+        return out
+    holds = _hold_table(unseen, k)
+    for r in hand:
+        if r == prev or count + PIPS[r] > 31:
+            continue
+        prev = r
+        c = count + PIPS[r]
+        npile = (*pile, r)
+        gain = peg_points_ranks(npile, c)
+        risk = expected_reply(npile, c, counts, unseen, k)
+        go = go_chance(c, counts, unseen, k) if c > 21 else 0.0
+        value = gain - risk + go
+        pair_lead = not pile and r != 5 and hand.count(r) >= 2
+        if pair_lead:  # if they pair it, we make a pair royal
+            value += LEAD_FROM_PAIR * 6 * holds[counts[r]]
+        low = r <= 3 and c < 21 and len(hand) > 1
+        if low:
+            value -= LOW_CARD_KEEP
+        why = ""
+        if explain:
+            notes = []
+            if gain:
+                notes.append(f"pegs {gain}")
+            if risk >= 0.05:
+                notes.append(f"gives {risk:.1f} back on average")
+            if go >= 0.05:
+                notes.append(f"{go:.0%} they cannot come in")
+            if pair_lead:
+                notes.append("leads from a pair")
+            if low:
+                notes.append("spends a low card")
+            if not pile and r < 5:
+                notes.append("no fifteen can answer it")
+            why = "; ".join(notes) or "nothing scores either way"
+        out.append((r, value, why))
+    out.sort(key=lambda x: -x[1])
+    return out
+
+
+# --- the search --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Guess:
+    """One determinization: the opponent's remaining cards and its weight."""
+
+    ranks: tuple[int, ...]
+    cards: tuple[int, ...]
+    """A representative set of card indices with these ranks (for the show)."""
+    weight: float
+
+
+def guess_hands(
+    rng: random.Random,
+    unseen: Sequence[int],
+    k: int,
+    known: Sequence[int],
+    draws: int,
+    beta: float,
+) -> list[Guess]:
+    """Weighted guesses at an opponent's ``k`` unknown cards, ``known`` being the cards they
+    have already played from the same kept hand.
+
+    Candidates are drawn uniformly from ``unseen`` (all of them when there are few), weighted
+    by ``exp(beta * mean show value of the whole kept hand)``: a sensible player keeps good
+    hands. ``draws`` guesses are then drawn by systematic resampling and merged by ranks.
+    """
+    if k <= 0:
+        return [Guess((), (), 1.0)]
+    pool = list(unseen)
+    candidates: list[tuple[int, ...]]
+    if math.comb(len(pool), k) <= 3 * draws:
+        from itertools import combinations
+
+        candidates = list(combinations(pool, k))
+    else:
+        candidates = [tuple(sorted(rng.sample(pool, k))) for _ in range(3 * draws)]
+    weights = []
+    base = list(known)
+    for cand in candidates:
+        kept = base + list(cand)
+        if beta and len(kept) >= 3:
+            weights.append(math.exp(beta * hand_mean(kept, kept)))
+        else:
+            weights.append(1.0)
+    total = sum(weights)
+    groups: dict[tuple[int, ...], list[object]] = {}
+    if len(candidates) <= draws:
+        picks = [(cand, w / total) for cand, w in zip(candidates, weights, strict=True)]
+    else:
+        step = total / draws
+        point = rng.random() * step
+        acc = 0.0
+        picks = []
+        for cand, w in zip(candidates, weights, strict=True):
+            acc += w
+            while point < acc:
+                picks.append((cand, 1.0 / draws))
+                point += step
+    for cand, w in picks:
+        key = tuple(sorted((c >> 2) + 1 for c in cand))
+        entry = groups.get(key)
+        if entry is None:
+            groups[key] = [cand, w]
+        else:
+            entry[1] = float(entry[1]) + w  # type: ignore[arg-type]
+    return [Guess(key, tuple(v[0]), float(v[1])) for key, v in groups.items()]  # type: ignore[arg-type]
+
+
+Leaf = Callable[[int, int], float]
+"""Win probability for player 0 from the scores at the end of the play (the show to come)."""
+
+_POINT_MEMO: dict[tuple[object, ...], int] = {}
+_POINT_MEMO_MAX: Final = 400_000
+
+
+class PegSearch:
+    """Perfect-information minimax of the rest of the play, two players.
+
+    Player 0 is the searcher. ``second_series`` and ``optional_go`` follow the rules (False and
+    True in five-card cribbage). Without a ``target`` the value is player 0's pegging points
+    minus player 1's; with one it is player 0's win probability, ``leaf`` valuing the scores at
+    the end of the play.
+    """
+
+    def __init__(
+        self,
+        *,
+        second_series: bool = True,
+        optional_go: bool = False,
+        target: int | None = None,
+        leaf: Leaf | None = None,
+    ) -> None:
+        self.second_series = second_series
+        self.optional_go = optional_go
+        self.target = target
+        self.leaf = leaf
+        self.nodes = 0
+        self._flags = (second_series, optional_go)
+        self._memo: dict[tuple[object, ...], float] = {}
+
+    # --- points mode (cached across searches) -----------------------------------------------
+
+    def points(
+        self,
+        h0: tuple[int, ...],
+        h1: tuple[int, ...],
+        pile: tuple[int, ...],
+        count: int,
+        turn: int,
+        passed: int,
+        last: int,
+    ) -> int:
+        """Pegging difference (player 0 minus player 1) from this node to the end of the play.
+
+        ``h0``/``h1``: sorted ranks still held; ``pile``: ranks since the count was reset;
+        ``turn``: who plays now (it has a card that comes in, or may decline); ``passed``: bit
+        mask of who has said go this series; ``last``: who played the pile's last card (-1).
+        """
+        memo = _POINT_MEMO
+        key = (h0, h1, pile, count, turn, passed, last, self._flags)
+        found = memo.get(key)
+        if found is not None:
+            return found
+        self.nodes += 1
+        hand = h1 if turn else h0
+        limit = 31 - count
+        best: int | None = None
+        prev = 0
+        for i in range(len(hand)):
+            r = hand[i]
+            if r == prev:
+                continue
+            prev = r
+            p = PIPS[r]
+            if p > limit:
+                break
+            rest = hand[:i] + hand[i + 1 :]
+            npile = (*pile, r)
+            c = count + p
+            pts = peg_points_ranks(npile, c)
+            a, b = (h0, rest) if turn else (rest, h1)
+            if c == 31:
+                v = self._end_points(a, b, turn, c)
+            else:
+                v = self._next_points(a, b, npile, c, turn, passed)
+            v = v - pts if turn else v + pts
+            if best is None or (v < best if turn else v > best):
+                best = v
+        if self.optional_go and passed:
+            v = self._end_points(h0, h1, last, count)
+            if best is None or (v < best if turn else v > best):
+                best = v
+        assert best is not None, "a seat to move always has a card that comes in"
+        if len(memo) > _POINT_MEMO_MAX:
+            memo.clear()
+        memo[key] = best
+        return best
+
+    def _next_points(
+        self,
+        h0: tuple[int, ...],
+        h1: tuple[int, ...],
+        pile: tuple[int, ...],
+        count: int,
+        t: int,
+        passed: int,
+    ) -> int:
+        """After player ``t`` played (count below 31): the engine's `_next_turn`."""
+        limit = 31 - count
+        o = 1 - t
+        ho = h1 if o else h0
+        if ho and not passed >> o & 1:
+            if PIPS[ho[0]] <= limit:
+                return self.points(h0, h1, pile, count, o, passed, t)
+            passed |= 1 << o
+        ht = h1 if t else h0
+        if ht and PIPS[ht[0]] <= limit:
+            return self.points(h0, h1, pile, count, t, passed, t)
+        return self._end_points(h0, h1, t, count)
+
+    def _end_points(self, h0: tuple[int, ...], h1: tuple[int, ...], last: int, count: int) -> int:
+        """The series ends: the go (or last card) to ``last``, then the next series if any."""
+        v = 0 if count == 31 else (1 if last == 0 else -1)
+        if not (h0 or h1) or not self.second_series:
+            return v
+        leader = (1 - last) if (h1 if last == 0 else h0) else last
+        return v + self.points(h0, h1, (), 0, leader, 0, -1)
+
+    # --- win-probability mode (near the end of the game) ------------------------------------
+
+    def win(
+        self,
+        h0: tuple[int, ...],
+        h1: tuple[int, ...],
+        pile: tuple[int, ...],
+        count: int,
+        turn: int,
+        passed: int,
+        last: int,
+        s0: int,
+        s1: int,
+    ) -> float:
+        """Player 0's win probability from this node with scores ``s0``, ``s1``."""
+        key = (h0, h1, pile, count, turn, passed, last, s0, s1)
+        memo = self._memo
+        found = memo.get(key)
+        if found is not None:
+            return found
+        self.nodes += 1
+        target = self.target
+        assert target is not None
+        hand = h1 if turn else h0
+        limit = 31 - count
+        best: float | None = None
+        prev = 0
+        for i in range(len(hand)):
+            r = hand[i]
+            if r == prev:
+                continue
+            prev = r
+            p = PIPS[r]
+            if p > limit:
+                break
+            rest = hand[:i] + hand[i + 1 :]
+            npile = (*pile, r)
+            c = count + p
+            pts = peg_points_ranks(npile, c)
+            a, b = (h0, rest) if turn else (rest, h1)
+            t0, t1 = (s0, s1 + pts) if turn else (s0 + pts, s1)
+            if t0 >= target:
+                v = 1.0
+            elif t1 >= target:
+                v = 0.0
+            elif c == 31:
+                v = self._end_win(a, b, turn, c, t0, t1)
+            else:
+                v = self._next_win(a, b, npile, c, turn, passed, t0, t1)
+            if best is None or (v < best if turn else v > best):
+                best = v
+        if self.optional_go and passed:
+            v = self._end_win(h0, h1, last, count, s0, s1)
+            if best is None or (v < best if turn else v > best):
+                best = v
+        assert best is not None, "a seat to move always has a card that comes in"
+        memo[key] = best
+        return best
+
+    def _next_win(
+        self,
+        h0: tuple[int, ...],
+        h1: tuple[int, ...],
+        pile: tuple[int, ...],
+        count: int,
+        t: int,
+        passed: int,
+        s0: int,
+        s1: int,
+    ) -> float:
+        limit = 31 - count
+        o = 1 - t
+        ho = h1 if o else h0
+        if ho and not passed >> o & 1:
+            if PIPS[ho[0]] <= limit:
+                return self.win(h0, h1, pile, count, o, passed, t, s0, s1)
+            passed |= 1 << o
+        ht = h1 if t else h0
+        if ht and PIPS[ht[0]] <= limit:
+            return self.win(h0, h1, pile, count, t, passed, t, s0, s1)
+        return self._end_win(h0, h1, t, count, s0, s1)
+
+    def _end_win(
+        self, h0: tuple[int, ...], h1: tuple[int, ...], last: int, count: int, s0: int, s1: int
+    ) -> float:
+        target = self.target
+        assert target is not None and self.leaf is not None
+        if count != 31:
+            if last == 0:
+                s0 += 1
+                if s0 >= target:
+                    return 1.0
+            else:
+                s1 += 1
+                if s1 >= target:
+                    return 0.0
+        if not (h0 or h1) or not self.second_series:
+            return self.leaf(s0, s1)
+        leader = (1 - last) if (h1 if last == 0 else h0) else last
+        return self.win(h0, h1, (), 0, leader, 0, -1, s0, s1)
+
+    # --- the searcher's choices at the root ---------------------------------------------------
+
+    def root(
+        self,
+        h0: tuple[int, ...],
+        h1: tuple[int, ...],
+        pile: tuple[int, ...],
+        count: int,
+        passed: int,
+        last: int,
+        scores: tuple[int, int] | None = None,
+    ) -> dict[int, float]:
+        """Value of each choice of player 0 (to move): rank -> value, 0 for saying go where
+        the rules allow it. Points mode without ``scores``, win-probability mode with them."""
+        out: dict[int, float] = {}
+        limit = 31 - count
+        for i, r in enumerate(h0):
+            if r in out or PIPS[r] > limit:
+                continue
+            rest = h0[:i] + h0[i + 1 :]
+            npile = (*pile, r)
+            c = count + PIPS[r]
+            pts = peg_points_ranks(npile, c)
+            if scores is None:
+                if c == 31:
+                    v: float = self._end_points(rest, h1, 0, c)
+                else:
+                    v = self._next_points(rest, h1, npile, c, 0, passed)
+                out[r] = v + pts
+                continue
+            s0, s1 = scores[0] + pts, scores[1]
+            assert self.target is not None
+            if s0 >= self.target:
+                out[r] = 1.0
+            elif c == 31:
+                out[r] = self._end_win(rest, h1, 0, c, s0, s1)
+            else:
+                out[r] = self._next_win(rest, h1, npile, c, 0, passed, s0, s1)
+        if self.optional_go and passed:
+            if scores is None:
+                out[0] = self._end_points(h0, h1, last, count)
+            else:
+                out[0] = self._end_win(h0, h1, last, count, *scores)
+        return out
