@@ -569,25 +569,6 @@ def test_game_ends_the_moment_the_target_is_reached_in_the_play() -> None:
     assert game.legal_actions() == []
 
 
-def test_hoyle_nondealer_goes_out_on_showing_his_hand_and_wins() -> None:
-    # Hoyle: "if nondealer goes out on showing his hand, he wins, even though dealer might have
-    # gone out with a greater total if allowed to count his hand and crib."
-    game = new_game("standard")
-    set_scores(game, 118, 100)
-    setup(game, ["ac 2d 3h ks 4s 7s", "6c 6d 9c 9d qc qh"], ["4s 7s", "qc qh"], "9s")
-    events = play_out(game, [(0, "ks"), (1, "6c"), (0, "3h"), (1, "6d"), (0, "2d")])
-    # K; 6 = 16; 3 = 19; 6 = 25; 2 = 27: no points. Seat 1's nines make 36: go. Seat 0 plays
-    # the ace (28) and is out: one for the go (119). Seat 1 leads 9, then 9 = 18, a pair (2),
-    # and one for the last card (103).
-    events += play(game, 0, "ac") + play(game, 1, "9c") + play(game, 1, "9d")
-    assert scored(events) == [(0, 1, GO_), (1, 2, PLAY), (1, 1, LAST), (0, 7, HAND)]
-    # The show: seat 0 A 2 3 K + 9: fifteens 2-3-K and A-2-3-9 (4), run A-2-3 (3): 7, out at
-    # 121. Seat 1's 6 6 9 9 + 9 (six fifteens, a pair and a pair royal: 20) is never counted.
-    over = game_over(events)
-    assert (over.winner, over.scores) == (0, (121, 103))
-    assert shown(events) == [(0, False, 7)]
-
-
 def test_dealer_out_on_his_hand_never_counts_the_crib() -> None:
     game = new_game("standard")
     set_scores(game, 60, 110)

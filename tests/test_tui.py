@@ -237,7 +237,7 @@ async def test_no_more_games_exits() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await play_until(pilot, app, lambda: app.mode is Mode.OVER)
-        assert "Games: " in line_text(app, "#prompt")
+        assert "Game points: " in line_text(app, "#prompt")
         await press(pilot, "n")
     assert app.return_code == 0
     assert app.exit_message is None  # nothing to save once the game is over
@@ -278,6 +278,16 @@ async def test_quit_saves_and_resume_continues(tmp_path: Path) -> None:
     assert again.exit_message == SAVED_MESSAGE
 
 
+async def test_a_game_that_cannot_start_exits_with_the_reason() -> None:
+    app = make_app(Factory(), options("three-player"))  # two seats for three players
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    assert app.return_code == 2
+    assert app.exit_message == "error: 2 seats for a 3-player game"
+
+
 async def test_quit_without_a_save_file() -> None:
     app = make_app(Factory(), options())
     async with app.run_test(size=SIZE) as pilot:
@@ -289,7 +299,7 @@ async def test_quit_without_a_save_file() -> None:
 # --- counting by hand ----------------------------------------------------------------------------
 
 
-async def test_manual_count_refuses_too_many_and_muggins_takes_too_few() -> None:
+async def test_manual_count_refused_explained_and_mugginsed() -> None:
     factory = Factory(seed=7, auto_count=False, muggins=True)
     app = make_app(factory, options("short", explain=True, muggins=True))
     async with app.run_test(size=SIZE) as pilot:
@@ -306,26 +316,15 @@ async def test_manual_count_refuses_too_many_and_muggins_takes_too_few() -> None
         total = int(match.group(1))
         assert total > 1
         assert f"The hand counts {total}:" in log_text(app)  # explained, item by item
-        await press(pilot, "q", "1", "enter")  # q is not typed into the box: it quits
-    assert app.exit_message == "Game not saved."
-    session = factory.sessions[0]
-    assert session.observation().to_count  # still waiting for the count
-
-
-async def test_muggins_taken_by_the_computer_is_logged() -> None:
-    factory = Factory(seed=7, auto_count=False, muggins=True)
-    app = make_app(factory, options("short", explain=True, muggins=True))
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await play_until(pilot, app, lambda: app.mode is Mode.COUNT)
-        assert app.obs is not None and app.obs.starter is not None
+        await press(pilot, "h")  # letters are not typed into the box: they stay keys
+        assert app.message.plain == "Hints come in a later version."
         await press(pilot, "1", "enter")
         text = log_text(app)
         assert "You claimed 1." in text
-        shown = [e for e in factory.sessions[0].game.events if isinstance(e, Scored)]
-        muggins = [e for e in shown if e.reason is Reason.MUGGINS]
-        assert muggins and f"Computer pegs {muggins[0].points} by muggins." in text
+        assert f"Computer pegs {total - 1} by muggins." in text
         assert "Muggins!" in app.message.plain
+        shown = [e for e in factory.sessions[0].game.events if isinstance(e, Scored)]
+        assert [e.points for e in shown if e.reason is Reason.MUGGINS] == [total - 1]
 
 
 # --- cutting -------------------------------------------------------------------------------------
@@ -351,6 +350,18 @@ async def test_cut_for_deal_and_starter_with_the_slider() -> None:
         await press(pilot, "left", "enter")
         assert "The starter is" in log_text(app)
         assert app.mode is not Mode.CUT
+
+
+async def test_five_card_go_key() -> None:
+    app = make_app(Factory(seed=31), options("five-card"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert not app.check_action("go", ())
+        await play_until(pilot, app, lambda: app.mode is Mode.PLAY and GO in app._legal(), limit=12)
+        assert app.check_action("go", ())  # the engine lets us decline to play on
+        assert "g to say go" in line_text(app, "#prompt")
+        await press(pilot, "g")
+        assert "You say go." in log_text(app)
 
 
 # --- questions, help, rules, hints ---------------------------------------------------------------

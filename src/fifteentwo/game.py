@@ -193,6 +193,50 @@ class Game:
     cut for deal.
     """
 
+    # Slots: a game has more attributes than CPython's shared-key instance dicts hold, and every
+    # step reads a dozen of them.
+    __slots__ = (
+        "_cut_deck",
+        "_cuts",
+        "_muggins",
+        "_n",
+        "_next_dealer",
+        "_out",
+        "_pile_ranks",
+        "_show",
+        "_sides",
+        "_target",
+        "_to_move",
+        "count",
+        "crib",
+        "cut_seats",
+        "deal_number",
+        "dealer",
+        "dealt",
+        "discards",
+        "events",
+        "game_number",
+        "hands",
+        "kept",
+        "last_player",
+        "log",
+        "manual_count",
+        "match_points",
+        "passed",
+        "phase",
+        "pile",
+        "played",
+        "rng",
+        "rules",
+        "scores",
+        "seed",
+        "shown",
+        "starter",
+        "stock",
+        "turn",
+        "winner",
+    )
+
     def __init__(
         self,
         rules: Rules = STANDARD,
@@ -481,7 +525,7 @@ class Game:
             rules = self.rules
             size = rules.hand_size
             hands = action.hands
-            if len(hands) != rules.players or any(len(h) != size for h in hands):
+            if len(hands) != rules.players or {*map(len, hands)} != {size}:
                 raise IllegalActionError(f"deal {rules.players} hands of {size} cards each")
             if len(action.pack) != rules.crib_from_pack:
                 raise IllegalActionError(f"deal {rules.crib_from_pack} card(s) to the crib")
@@ -600,7 +644,7 @@ class Game:
         self._out.append(_new_starter_turned(card, pone, depth))
         self.phase = Phase.PLAY
         self.turn = pone
-        if card.rank == Rank.JACK:
+        if _RANK_OF[card.index] == Rank.JACK:
             self._score(self.dealer, HIS_HEELS_POINTS, Reason.HIS_HEELS, (card,))
 
     # --- the play ------------------------------------------------------------------------------
@@ -616,11 +660,20 @@ class Game:
         self.played.append((seat, card))
         self.last_player = seat
         self._out.append(_new_card_played(seat, card, count))
-        points = peg_points_ranks(ranks, count)
-        if points:
-            self._score(seat, points, _PLAY_REASON, tuple(pile))
+        if len(ranks) > 1:  # a lone card cannot score: it counts at most 10
+            points = peg_points_ranks(ranks, count)
+            if points:
+                self._score(seat, points, _PLAY_REASON, tuple(pile))
         if count == 31:
             self._end_series()
+            return
+        # Usually the next seat simply plays on; `_next_turn` handles goes and empty hands.
+        nxt = seat + 1
+        if nxt == self._n:
+            nxt = 0
+        hand = self.hands[nxt]
+        if hand and hand[0].pips <= 31 - count and not self.passed[nxt]:
+            self.turn = nxt
         else:
             self._next_turn(seat)
 
@@ -681,7 +734,9 @@ class Game:
         return tuple(self.crib) if crib else self.kept[seat]
 
     def _show_total(self, seat: int, crib: bool) -> int:
-        cards = self._show_cards(seat, crib)
+        return self._total(self._show_cards(seat, crib), crib)
+
+    def _total(self, cards: tuple[Card, ...], crib: bool) -> int:
         starter = self.starter
         assert starter is not None
         total = hand_total(list(map(_INDEX, cards)), starter.index, crib)
@@ -699,13 +754,16 @@ class Game:
             seat, crib = show[0]
             if seat in manual:
                 return
-            total = self._show_total(seat, crib)
-            self._count_hand(seat, crib, total, total)
-            show.pop(0)
+            cards = tuple(self.crib) if crib else self.kept[seat]
+            total = self._total(cards, crib)
+            self._count_hand(seat, crib, total, total, cards)
+            del show[0]
         self._end_deal()
 
-    def _count_hand(self, seat: int, crib: bool, total: int, claimed: int) -> None:
-        cards = self._show_cards(seat, crib)
+    def _count_hand(
+        self, seat: int, crib: bool, total: int, claimed: int, cards: tuple[Card, ...] = ()
+    ) -> None:
+        cards = cards or self._show_cards(seat, crib)
         starter = self.starter
         assert starter is not None
         self.shown.append((seat, crib, cards))
@@ -835,8 +893,9 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy (for search); the copy's RNG continues from the same state."""
-        other = object.__new__(Game)
-        other.__dict__.update(self.__dict__)
+        other = object.__new__(type(self))
+        for name in _GAME_SLOTS:
+            setattr(other, name, getattr(self, name))
         rng = random.Random()
         rng.setstate(self.rng.getstate())
         other.rng = rng
@@ -864,6 +923,9 @@ class Game:
     def __repr__(self) -> str:
         scores = "-".join(map(str, self.scores))
         return f"<Game {self.rules.name} seed={self.seed} {self.phase.value} scores {scores}>"
+
+
+_GAME_SLOTS: Final = Game.__slots__
 
 
 def redact(event: Event, seat: int) -> Event:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -34,6 +34,7 @@ from fifteentwo.actions import (
     HandCounted,
     Muggins,
     Phase,
+    Reason,
     Scored,
     StarterTurned,
     TurnStarter,
@@ -60,6 +61,7 @@ FORMAT = "fifteentwo-record/1"
 _SHORT: Final = tuple(c.short for c in DECK)
 """The record spelling of each card, by index (`Card.short` is a property: slower)."""
 _BY_SHORT: Final = dict(zip(_SHORT, DECK, strict=True))
+_REASON_TEXT: Final = {reason: reason.value for reason in Reason}
 
 
 def _cards(cards: Iterable[Card]) -> list[str]:
@@ -76,52 +78,28 @@ def game_record(game: Game, players: Sequence[str] | None = None) -> dict[str, A
     cut_rounds: list[list[list[Any]]] = []
     deals: list[dict[str, Any]] = []
     games: list[dict[str, Any]] = []
-    deal: dict[str, Any] | None = None
+    deal: dict[str, Any] = {}  # the current deal; empty before the first
+    play: list[list[Any]] = []
     game_number = 1
     pre_deal_points: list[dict[str, Any]] = []
+    # Exact types, most frequent first: this runs once per event of every game recorded.
     for event in game.events:
-        if isinstance(event, Scored):
+        if type(event) is CardPlayed:
+            play.append([event.seat, _SHORT[event.card.index]])
+        elif type(event) is Scored:
             entry = {
                 "seat": event.seat,
                 "points": event.points,
-                "reason": event.reason.value,
+                "reason": _REASON_TEXT[event.reason],
                 "score": event.score,
             }
-            if deal is None or deal["scores_after"] is not None:
+            if not deal or deal["scores_after"] is not None:
                 pre_deal_points.append(entry)  # three for last, before the first deal of a game
             else:
                 deal["points"].append(entry)
-        elif isinstance(event, DealerChosen):
-            cut_rounds.append([[seat, _SHORT[card.index]] for seat, card in event.cuts])
-        elif isinstance(event, Dealt):
-            deal = {
-                "game": game_number,
-                "dealer": event.dealer,
-                "hands": [_cards(h or ()) for h in event.hands],
-                "pack": [],
-                "discards": [[] for _ in event.hands],
-                "crib": [],
-                "starter": None,
-                "cut_depth": None,
-                "play": [],
-                "counts": [],
-                "points": pre_deal_points,
-                "scores_after": None,
-            }
-            pre_deal_points = []
-            deals.append(deal)
-        elif deal is None:
-            continue
-        elif isinstance(event, CardPlayed):
-            deal["play"].append([event.seat, _SHORT[event.card.index]])
-        elif isinstance(event, GoSaid):
-            deal["play"].append([event.seat, "go"])
-        elif isinstance(event, Discarded):
-            deal["discards"][event.seat] = _cards(event.cards or ())
-        elif isinstance(event, StarterTurned):
-            deal["starter"] = _SHORT[event.card.index]
-            deal["cut_depth"] = event.depth
-        elif isinstance(event, HandCounted):
+        elif type(event) is GoSaid:
+            play.append([event.seat, "go"])
+        elif type(event) is HandCounted:
             if event.crib:
                 deal["crib"] = _cards(event.cards)
             deal["counts"].append(
@@ -132,9 +110,32 @@ def game_record(game: Game, players: Sequence[str] | None = None) -> dict[str, A
                     "claimed": event.claimed,
                 }
             )
-        elif isinstance(event, DealDone):
+        elif type(event) is Discarded:
+            deal["discards"][event.seat] = _cards(event.cards or ())
+        elif type(event) is Dealt:
+            play = []
+            deal = {
+                "game": game_number,
+                "dealer": event.dealer,
+                "hands": [_cards(h or ()) for h in event.hands],
+                "pack": [],
+                "discards": [[] for _ in event.hands],
+                "crib": [],
+                "starter": None,
+                "cut_depth": None,
+                "play": play,
+                "counts": [],
+                "points": pre_deal_points,
+                "scores_after": None,
+            }
+            pre_deal_points = []
+            deals.append(deal)
+        elif type(event) is StarterTurned:
+            deal["starter"] = _SHORT[event.card.index]
+            deal["cut_depth"] = event.depth
+        elif type(event) is DealDone:
             deal["scores_after"] = list(event.scores)
-        elif isinstance(event, GameOver):
+        elif type(event) is GameOver:
             if deal["scores_after"] is None:
                 deal["scores_after"] = list(event.scores)
             games.append(
@@ -147,8 +148,21 @@ def game_record(game: Game, players: Sequence[str] | None = None) -> dict[str, A
                 }
             )
             game_number += 1
-    for d, dealt in zip(deals, _pack_cards(game), strict=False):
-        d["pack"] = dealt
+        elif type(event) is DealerChosen:
+            cut_rounds.append([[seat, _SHORT[card.index]] for seat, card in event.cuts])
+    packs: list[list[str]] = []
+    muggins: list[bool] = []
+    for actor, action in game.log:
+        if type(action) is DealHands:
+            if actor == CHANCE:
+                packs.append(_cards(action.pack))
+        elif type(action) is Muggins:
+            muggins.append(action.take)
+    for d, pack in zip(deals, packs, strict=False):
+        d["pack"] = pack
+    in_cut = game.phase is Phase.CUT_FOR_DEAL
+    if in_cut and game._cuts:  # a round of the cut for deal under way: the cards drawn so far
+        cut_rounds.append([[seat, _SHORT[card.index]] for seat, card in game._cuts])
     record: dict[str, Any] = {
         "format": FORMAT,
         "rules": game.rules.to_json(),
@@ -157,9 +171,9 @@ def game_record(game: Game, players: Sequence[str] | None = None) -> dict[str, A
         "manual_count": sorted(game.manual_count),
         "cut_seats": sorted(game.cut_seats),
         "cut_for_deal": cut_rounds,
-        "first_dealer": None if cut_rounds else _first_dealer(game),
+        "first_dealer": None if cut_rounds or in_cut else _first_dealer(game),
         "deals": deals,
-        "muggins": _muggins_choices(game),
+        "muggins": muggins,
         "games": games,
         "final": None,
     }
@@ -175,21 +189,11 @@ def game_record(game: Game, players: Sequence[str] | None = None) -> dict[str, A
     return record
 
 
-def _pack_cards(game: Game) -> Iterator[list[str]]:
-    for actor, action in game.log:
-        if actor == CHANCE and isinstance(action, DealHands):
-            yield _cards(action.pack)
-
-
 def _first_dealer(game: Game) -> int:
     for event in game.events:
         if isinstance(event, Dealt):
             return event.dealer
     return game.dealer
-
-
-def _muggins_choices(game: Game) -> list[bool]:
-    return [action.take for _, action in game.log if isinstance(action, Muggins)]
 
 
 def dumps(record: dict[str, Any]) -> str:
@@ -254,6 +258,13 @@ def _card(text: Any, where: str) -> Card:
         raise RecordError(f"{where}: not a card: {text!r}") from None
 
 
+def _card_tuple(texts: Any, where: str) -> tuple[Card, ...]:
+    try:
+        return tuple(map(_BY_SHORT.__getitem__, texts))
+    except (KeyError, TypeError):
+        return tuple(_card(text, where) for text in texts)
+
+
 def replay(record: dict[str, Any]) -> Game:
     """Rebuild the game a record describes, checking every step and the final result.
 
@@ -315,7 +326,8 @@ class _Replayer:
             self.stage = f"deal {number}"
             self.replay_deal(deal)
         self.stage = "end of record"
-        self.finish_show()
+        # A record saved mid-game may stop before a count or muggins decision is made.
+        self.finish_show(strict=self.record.get("final") is not None)
         if not game.is_over and self.record.get("final") is not None:
             raise RecordError("the record says the game ended, but replaying it does not end it")
         mine = game_record(game, self.record.get("players"))
@@ -333,8 +345,8 @@ class _Replayer:
                 f"{self.where}: the game is in the {game.phase.value} phase, not ready to deal"
             )
         where = self.stage
-        hands = tuple(tuple(_card(c, where) for c in h) for h in deal["hands"])
-        pack = tuple(_card(c, where) for c in deal.get("pack", []))
+        hands = tuple(_card_tuple(h, where) for h in deal["hands"])
+        pack = _card_tuple(deal.get("pack", []), where)
         self.step(DealHands(hands, pack))
         n = game.rules.players
         for i in range(1, n + 1):
@@ -342,7 +354,9 @@ class _Replayer:
             if not _in_phase(game, Phase.DISCARD):  # over, or the next game began
                 return
             self.stage = f"deal {game.deal_number}, seat {seat}'s discard"
-            cards = tuple(_card(c, self.stage) for c in deal["discards"][seat])
+            cards = _card_tuple(deal["discards"][seat], self.stage)
+            if not cards and game.rules.discard:
+                return  # not laid away yet: a record saved during the discards ends here
             self.step(Discard(cards))
         if deal.get("starter") is None or game.is_over:
             return
@@ -376,12 +390,18 @@ class _Replayer:
         self.counts = list(deal.get("counts", []))
         self.cursor = 0
 
-    def finish_show(self) -> None:
-        """Apply the recorded claims (and muggins choices) of seats that count by hand."""
+    def finish_show(self, *, strict: bool = True) -> None:
+        """Apply the recorded claims (and muggins choices) of seats that count by hand.
+
+        Not ``strict`` (the end of a record of a game in progress), a missing claim or muggins
+        decision means the record stops there.
+        """
         game = self.game
         while game.phase is Phase.SHOW:
             if game.pending_muggins is not None:
                 if not self.muggins:
+                    if not strict:
+                        return
                     raise RecordError(f"{self.where}: a muggins decision is missing")
                 self.step(Muggins(bool(self.muggins.pop(0))))
                 continue
@@ -389,6 +409,8 @@ class _Replayer:
             while self.cursor < len(self.counts) and self.counts[self.cursor]["seat"] != seat:
                 self.cursor += 1
             if self.cursor == len(self.counts):
+                if not strict:
+                    return
                 raise RecordError(f"{self.where}: seat {seat}'s count is missing")
             self.step(Count(int(self.counts[self.cursor]["claimed"])))
             self.cursor += 1

@@ -124,7 +124,7 @@ class Rules:
 
     def to_json(self) -> dict[str, Any]:
         """All fields, for game records."""
-        data = dataclasses.asdict(self)
+        data = {name: getattr(self, name) for name in _FIELD_NAMES}  # asdict is slow
         data["game_points"] = list(self.game_points)
         return data
 
@@ -145,6 +145,8 @@ class Rules:
         except TypeError as exc:
             raise RulesError(f"bad rules: {exc}") from None
 
+
+_FIELD_NAMES: Final = tuple(f.name for f in dataclasses.fields(Rules))
 
 STANDARD: Final = Rules()
 """Six cards, two each to the crib, 121 up, skunk below 91, double skunk below 61 (ACC)."""

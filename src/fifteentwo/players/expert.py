@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from fifteentwo.actions import GO, PLAY_ACTIONS, Discard, Phase
-from fifteentwo.cards import DECK, Card
+from fifteentwo.cards import Card
 from fifteentwo.game import Observation
 from fifteentwo.players.base import Hint, Player
 from fifteentwo.players.knowledge import (
@@ -35,6 +35,7 @@ from fifteentwo.players.knowledge import (
     unseen_indices,
 )
 from fifteentwo.players.pegging import Guess, PegSearch, guess_hands
+from fifteentwo.players.pegtable import opening_leads, peg_value
 from fifteentwo.players.position import covered, equity_function, near_end
 from fifteentwo.scoring import hand_total, peg_points_ranks
 
@@ -55,6 +56,10 @@ class ExpertPlayer(Player):
     """Weight of a guessed hand's show value in its likelihood (a sensible keep)."""
     draws: tuple[int, ...] = (64, 64, 64, 56, 48, 40, 32, 24, 24)
     """Guesses at the opponent's hand by the number of cards both players still hold."""
+    peg_weight = 1.0
+    """Weight of the kept ranks' pegging value (`pegtable`) in a discard's value."""
+    use_tables = True
+    """Use the pegging table in discards and the lead table for the opening lead."""
 
     # --- discards -----------------------------------------------------------------------------
 
@@ -76,14 +81,21 @@ class ExpertPlayer(Player):
             score=score,
             target=rules.target,
         )
+        pegs = two and rules.hand_size == 6 and self.use_tables
         out = []
         sign = "+" if ours else "-"
         for o in analysis:
             why = f"keep {o.keep_text}: hand {o.hand.mean:.2f} {sign} crib {o.crib.mean:.2f}"
             if o.win is not None:
                 out.append((o.win, o.throw, f"wins {o.win:.1%}; {why}"))
-            else:
-                out.append((o.total, o.throw, why))
+                continue
+            value = o.total
+            if pegs:
+                peg = self.peg_weight * peg_value([RANK_OF[c.index] for c in o.keep], ours)
+                value += peg
+                why += f", pegging {peg:+.2f}"
+            out.append((value, o.throw, why))
+        out.sort(key=lambda x: -x[0])
         return out
 
     def choose_discard(self, obs: Observation) -> Sequence[Card]:
@@ -128,6 +140,12 @@ class ExpertPlayer(Player):
         me, opp = obs.seat, 1 - obs.seat
         h0 = tuple(sorted(RANK_OF[c.index] for c in obs.hand))
         pile = tuple(RANK_OF[c.index] for c in obs.pile)
+        endgame = near_end(rules, obs.scores)
+        if not obs.played and not endgame and rules.hand_size == 6 and self.use_tables:
+            leads = opening_leads(h0)
+            if leads is not None:
+                why = "opening lead: {:+.2f} expected net pegging (lead table)"
+                return self._choices(playable, {r: v for r, v in leads.items()}, why)
         passed = (1 if obs.passed[me] else 0) | (2 if obs.passed[opp] else 0)
         last = -1
         if obs.pile and obs.played:
@@ -140,39 +158,78 @@ class ExpertPlayer(Player):
             pool = unseen
         known = [c.index for c in played_by(obs, opp)]
         rng = self.decision_rng(obs)
-        guesses = guess_hands(rng, pool, k, known, self._draws(len(h0) + k), self.beta)
-        flags = {"second_series": rules.second_series, "optional_go": rules.optional_play_after_go}
-        points = PegSearch(**flags)  # type: ignore[arg-type]
+        draws = self._draws(len(h0) + k)
+        if endgame:
+            draws = max(8, draws * 2 // 3)
+        guesses = guess_hands(rng, pool, k, known=known, draws=draws, beta=self.beta)
+        flags = (rules.second_series, rules.optional_play_after_go)
+        n = len(guesses)
+        if endgame:
+            wins = self._win_values(
+                obs, guesses, h0=h0, pile=pile, passed=passed, last=last, flags=flags
+            )
+            best = max(wins.values())
+            tied = [r for r, v in wins.items() if v >= best - 1e-9]
+            if len(tied) == 1:
+                return self._choices(playable, wins, f"wins {{:.1%}} ({n} guesses at their hand)")
+            # Several choices win equally often (often all or none): the points decide.
+            points = self._point_values(guesses, h0, pile, obs.count, passed, last, flags)
+            out = self._choices(
+                playable, wins, f"wins {{:.1%}} ({n} guesses at their hand)", tie=points
+            )
+            return out
+        points = self._point_values(guesses, h0, pile, obs.count, passed, last, flags)
+        return self._choices(
+            playable, points, f"{{:+.2f}} expected net pegging ({n} guesses at their hand)"
+        )
+
+    @staticmethod
+    def _point_values(  # noqa: PLR0917 - the search's state, in its order
+        guesses: list[Guess],
+        h0: tuple[int, ...],
+        pile: tuple[int, ...],
+        count: int,
+        passed: int,
+        last: int,
+        flags: tuple[bool, bool],
+    ) -> dict[int, float]:
+        """Expected pegging difference of each choice over the guesses."""
+        search = PegSearch(second_series=flags[0], optional_go=flags[1])
         totals: dict[int, float] = {}
         for g in guesses:
-            for r, v in points.root(h0, g.ranks, pile, obs.count, passed, last).items():
+            for r, v in search.root(h0, g.ranks, pile, count, passed, last).items():
                 totals[r] = totals.get(r, 0.0) + g.weight * v
-        wins: dict[int, float] | None = None
-        if near_end(rules, obs.scores):
-            wins = self._win_values(obs, guesses, h0, pile, passed, last, flags)
-        out: list[Choice] = []
-        shown = len(guesses)
-        for r, pts in totals.items():
+        return totals
+
+    def _choices(
+        self,
+        playable: list[Card],
+        values: dict[int, float],
+        template: str,
+        tie: dict[int, float] | None = None,
+    ) -> list[Choice]:
+        """Choices (rank -> value; 0 for go) as cards with reasons, best first; ``tie``
+        breaks exact ties."""
+        out: list[tuple[float, float, Card | None, str]] = []
+        for r, v in values.items():
             card = None if r == 0 else next(c for c in playable if RANK_OF[c.index] == r)
-            now = 0 if card is None else peg_points_ranks((*pile, r), obs.count + PIPS[r])
-            what = "say go" if card is None else (f"pegs {now} now" if now else "pegs nothing now")
-            why = f"{what}; {pts:+.2f} expected net pegging ({shown} guesses at their hand)"
-            if wins is not None:
-                why = f"wins {wins[r]:.1%}; {why}"
-            out.append((pts if wins is None else wins[r], card, why))
-        # Best value first; exact ties (common for win probabilities) go to the pegging points.
-        out.sort(key=lambda x: (-round(x[0], 9), -totals[0 if x[1] is None else RANK_OF[x[1].index]]))
-        return out
+            why = ("say go: " if card is None else f"play {card.short}: ") + template.format(v)
+            if tie is not None:
+                why += f"; then {tie[r]:+.2f} expected net pegging"
+            out.append((round(v, 9), 0.0 if tie is None else tie[r], card, why))
+        out.sort(key=lambda x: (-x[0], -x[1], 99 if x[2] is None else x[2].index))
+        return [(v, card, why) for v, _, card, why in out]
 
     def _win_values(
         self,
         obs: Observation,
         guesses: list[Guess],
+        *,
         h0: tuple[int, ...],
         pile: tuple[int, ...],
         passed: int,
         last: int,
-        flags: dict[str, bool],
+        flags: tuple[bool, bool],
     ) -> dict[int, float]:
         """P(win) of each choice: the play searched to the end, then the show in order."""
         rules = obs.rules
@@ -210,11 +267,12 @@ class ExpertPlayer(Player):
                 if s1 >= target:
                     return 0.0
                 return sum(
-                    p * (0.0 if s1 + x >= target else value_of(s0, s1 + x, True))
-                    for x, p in crib
+                    p * (0.0 if s1 + x >= target else value_of(s0, s1 + x, True)) for x, p in crib
                 )
 
-            search = PegSearch(target=target, leaf=leaf, **flags)  # type: ignore[arg-type]
+            search = PegSearch(
+                second_series=flags[0], optional_go=flags[1], target=target, leaf=leaf
+            )
             for r, v in search.root(h0, g.ranks, pile, obs.count, passed, last, scores).items():
                 totals[r] = totals.get(r, 0.0) + g.weight * v
         return totals

@@ -98,9 +98,7 @@ def pips_floor(obs: Observation, other: int) -> int:
         prev = seat
         if count == 31:
             count, prev = 0, None
-    if held and count:
-        if obs.count == 0 and obs.to_move == me:  # the last series ended short of 31
-            floor = max(floor, 32 - count)
-        elif prev == me and obs.to_move == me:
-            floor = max(floor, 32 - count)
+    # Our turn at a new series (the last ended short of 31), or right after our own card.
+    if held and count and obs.to_move == me and (obs.count == 0 or prev == me):
+        floor = max(floor, 32 - count)
     return floor

@@ -26,6 +26,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 from fifteentwo.players.discarding import hand_mean
@@ -154,10 +155,10 @@ def heuristic_plays(
     ranks: Sequence[int],
     pile: tuple[int, ...],
     count: int,
+    *,
     counts: Sequence[int],
     unseen: int,
     k: int,
-    *,
     explain: bool = False,
 ) -> list[tuple[int, float, str]]:
     """(rank, value, why) for each distinct rank of ``ranks`` that comes in, best first.
@@ -238,6 +239,7 @@ def guess_hands(
     rng: random.Random,
     unseen: Sequence[int],
     k: int,
+    *,
     known: Sequence[int],
     draws: int,
     beta: float,
@@ -294,8 +296,97 @@ def guess_hands(
 Leaf = Callable[[int, int], float]
 """Win probability for player 0 from the scores at the end of the play (the show to come)."""
 
-_POINT_MEMO: dict[tuple[object, ...], int] = {}
-_POINT_MEMO_MAX: Final = 400_000
+_POINT_MEMO_MAX: Final = 500_000
+"""Positions kept per rules form before the points cache starts afresh (about 100 MB)."""
+
+PointsSolver = Callable[
+    [tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int, int, int], int
+]
+
+
+@cache
+def points_solver(second_series: bool, optional_go: bool) -> PointsSolver:
+    """The pegging-difference minimax for one form of the rules, as a closure over its own
+    cache (closures and local names: this is the expert's inner loop). See `PegSearch.points`
+    for the arguments."""
+    memo: dict[tuple[object, ...], int] = {}
+    pips = PIPS
+    peg = peg_points_ranks
+
+    def end(h0: tuple[int, ...], h1: tuple[int, ...], last: int, count: int) -> int:
+        # The series ends: the go (or last card) to `last`, then the next series, if any.
+        v = 0 if count == 31 else (1 if last == 0 else -1)
+        if not (h0 or h1) or not second_series:
+            return v
+        leader = (1 - last) if (h1 if last == 0 else h0) else last
+        return v + solve(h0, h1, (), 0, leader, 0, -1)
+
+    def solve(  # noqa: PLR0917 - positional: the search's hot path
+        h0: tuple[int, ...],
+        h1: tuple[int, ...],
+        pile: tuple[int, ...],
+        count: int,
+        turn: int,
+        passed: int,
+        last: int,
+    ) -> int:
+        key = (h0, h1, pile, count, turn, passed, last)
+        found = memo.get(key)
+        if found is not None:
+            return found
+        hand = h1 if turn else h0
+        limit = 31 - count
+        best = -999 if turn == 0 else 999
+        prev = 0
+        for i in range(len(hand)):
+            r = hand[i]
+            if r == prev:
+                continue
+            prev = r
+            p = pips[r]
+            if p > limit:
+                break
+            rest = hand[:i] + hand[i + 1 :]
+            npile = (*pile, r)
+            c = count + p
+            pts = peg(npile, c)
+            a, b = (h0, rest) if turn else (rest, h1)
+            if c == 31:
+                v = end(a, b, turn, 31)
+            else:
+                # The engine's `_next_turn`: the other player if a card of theirs comes in,
+                # else they say go and we play on, else the series ends.
+                left = 31 - c
+                o = 1 - turn
+                ho = b if o else a
+                nxt = -1
+                np_ = passed
+                if ho and not passed >> o & 1:
+                    if pips[ho[0]] <= left:
+                        nxt = o
+                    else:
+                        np_ = passed | (1 << o)
+                if nxt < 0 and rest and pips[rest[0]] <= left:
+                    nxt = turn
+                v = solve(a, b, npile, c, nxt, np_, turn) if nxt >= 0 else end(a, b, turn, c)
+            if turn:
+                v -= pts
+                if v < best:
+                    best = v
+            else:
+                v += pts
+                if v > best:
+                    best = v
+        if optional_go and passed:
+            v = end(h0, h1, last, count)
+            if (v < best) if turn else (v > best):
+                best = v
+        if len(memo) > _POINT_MEMO_MAX:
+            memo.clear()
+        memo[key] = best
+        return best
+
+    return solve
 
 
 class PegSearch:
@@ -320,12 +411,12 @@ class PegSearch:
         self.target = target
         self.leaf = leaf
         self.nodes = 0
-        self._flags = (second_series, optional_go)
+        self._solve = points_solver(second_series, optional_go)
         self._memo: dict[tuple[object, ...], float] = {}
 
     # --- points mode (cached across searches) -----------------------------------------------
 
-    def points(
+    def points(  # noqa: PLR0917 - positional: the search's hot path
         self,
         h0: tuple[int, ...],
         h1: tuple[int, ...],
@@ -341,47 +432,9 @@ class PegSearch:
         ``turn``: who plays now (it has a card that comes in, or may decline); ``passed``: bit
         mask of who has said go this series; ``last``: who played the pile's last card (-1).
         """
-        memo = _POINT_MEMO
-        key = (h0, h1, pile, count, turn, passed, last, self._flags)
-        found = memo.get(key)
-        if found is not None:
-            return found
-        self.nodes += 1
-        hand = h1 if turn else h0
-        limit = 31 - count
-        best: int | None = None
-        prev = 0
-        for i in range(len(hand)):
-            r = hand[i]
-            if r == prev:
-                continue
-            prev = r
-            p = PIPS[r]
-            if p > limit:
-                break
-            rest = hand[:i] + hand[i + 1 :]
-            npile = (*pile, r)
-            c = count + p
-            pts = peg_points_ranks(npile, c)
-            a, b = (h0, rest) if turn else (rest, h1)
-            if c == 31:
-                v = self._end_points(a, b, turn, c)
-            else:
-                v = self._next_points(a, b, npile, c, turn, passed)
-            v = v - pts if turn else v + pts
-            if best is None or (v < best if turn else v > best):
-                best = v
-        if self.optional_go and passed:
-            v = self._end_points(h0, h1, last, count)
-            if best is None or (v < best if turn else v > best):
-                best = v
-        assert best is not None, "a seat to move always has a card that comes in"
-        if len(memo) > _POINT_MEMO_MAX:
-            memo.clear()
-        memo[key] = best
-        return best
+        return self._solve(h0, h1, pile, count, turn, passed, last)
 
-    def _next_points(
+    def _next_points(  # noqa: PLR0917 - positional: the search's hot path
         self,
         h0: tuple[int, ...],
         h1: tuple[int, ...],
@@ -396,11 +449,11 @@ class PegSearch:
         ho = h1 if o else h0
         if ho and not passed >> o & 1:
             if PIPS[ho[0]] <= limit:
-                return self.points(h0, h1, pile, count, o, passed, t)
+                return self._solve(h0, h1, pile, count, o, passed, t)
             passed |= 1 << o
         ht = h1 if t else h0
         if ht and PIPS[ht[0]] <= limit:
-            return self.points(h0, h1, pile, count, t, passed, t)
+            return self._solve(h0, h1, pile, count, t, passed, t)
         return self._end_points(h0, h1, t, count)
 
     def _end_points(self, h0: tuple[int, ...], h1: tuple[int, ...], last: int, count: int) -> int:
@@ -409,11 +462,11 @@ class PegSearch:
         if not (h0 or h1) or not self.second_series:
             return v
         leader = (1 - last) if (h1 if last == 0 else h0) else last
-        return v + self.points(h0, h1, (), 0, leader, 0, -1)
+        return v + self._solve(h0, h1, (), 0, leader, 0, -1)
 
     # --- win-probability mode (near the end of the game) ------------------------------------
 
-    def win(
+    def win(  # noqa: PLR0917 - positional: the search's hot path
         self,
         h0: tuple[int, ...],
         h1: tuple[int, ...],
@@ -470,7 +523,7 @@ class PegSearch:
         memo[key] = best
         return best
 
-    def _next_win(
+    def _next_win(  # noqa: PLR0917 - positional: the search's hot path
         self,
         h0: tuple[int, ...],
         h1: tuple[int, ...],
@@ -493,7 +546,7 @@ class PegSearch:
             return self.win(h0, h1, pile, count, t, passed, t, s0, s1)
         return self._end_win(h0, h1, t, count, s0, s1)
 
-    def _end_win(
+    def _end_win(  # noqa: PLR0917 - positional: the search's hot path
         self, h0: tuple[int, ...], h1: tuple[int, ...], last: int, count: int, s0: int, s1: int
     ) -> float:
         target = self.target
@@ -514,7 +567,7 @@ class PegSearch:
 
     # --- the searcher's choices at the root ---------------------------------------------------
 
-    def root(
+    def root(  # noqa: PLR0917 - positional: the search's hot path
         self,
         h0: tuple[int, ...],
         h1: tuple[int, ...],

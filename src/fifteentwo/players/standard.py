@@ -44,6 +44,31 @@ def discard_why(obs: Observation, throw: Sequence[int], hand: float, crib: float
     return f"keep {_cards(keep)}: hand {hand:.1f} {sign} crib {crib:.1f}"
 
 
+def unseen_counts(obs: Observation) -> tuple[list[int], int]:
+    """Unseen cards of each rank (list of 14, entry 0 unused) and how many there are, in the
+    play (our kept cards include those we played; other seats' played cards are seen)."""
+    counts = [4] * 14
+    if obs.phase is not Phase.PLAY:
+        indices = seen_indices(obs)
+        for i in indices:
+            counts[(i >> 2) + 1] -= 1
+        return counts, 52 - len(indices)
+    for c in obs.kept:
+        counts[(c.index >> 2) + 1] -= 1
+    for c in obs.discards:
+        counts[(c.index >> 2) + 1] -= 1
+    seen = len(obs.kept) + len(obs.discards)
+    if obs.starter is not None:
+        counts[(obs.starter.index >> 2) + 1] -= 1
+        seen += 1
+    me = obs.seat
+    for s, c in obs.played:
+        if s != me:
+            counts[(c.index >> 2) + 1] -= 1
+            seen += 1
+    return counts, 52 - seen
+
+
 def next_replier(obs: Observation) -> int | None:
     """The next seat after ours that can still reply in this series (has cards, no go)."""
     n = obs.rules.players
@@ -63,16 +88,15 @@ def play_values(obs: Observation, *, explain: bool = False) -> list[tuple[float,
     playable = [c for c in obs.hand if c.pips <= limit]
     if not playable:
         return [(0.0, None, "no card comes in")]
-    seen = seen_indices(obs)
-    counts = [4] * 14
-    for i in seen:
-        counts[(i >> 2) + 1] -= 1
+    counts, unseen = unseen_counts(obs)
     replier = next_replier(obs)
     k = 0 if replier is None else obs.hand_sizes[replier]
     pile = tuple([(c.index >> 2) + 1 for c in obs.pile])
     ranks = [(c.index >> 2) + 1 for c in obs.hand]
     out: list[tuple[float, Card | None, str]] = []
-    plays = heuristic_plays(ranks, pile, obs.count, counts, 52 - len(seen), k, explain=explain)
+    plays = heuristic_plays(
+        ranks, pile, obs.count, counts=counts, unseen=unseen, k=k, explain=explain
+    )
     for rank, value, why in plays:
         card = next(c for c in playable if (c.index >> 2) + 1 == rank)
         out.append((value, card, why))
@@ -92,6 +116,10 @@ class StandardPlayer(Player):
         if len(legal) == 1:
             only = legal[0]
             return None if only is GO else only.card  # type: ignore[union-attr]
+        if len(legal) == 2 and GO not in legal:
+            a, b = legal
+            if a.card.index >> 2 == b.card.index >> 2:  # type: ignore[union-attr]
+                return a.card  # type: ignore[union-attr]  # two cards of one rank
         return play_values(obs)[0][1]
 
     def rank(self, obs: Observation) -> list[Hint]:

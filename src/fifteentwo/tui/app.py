@@ -52,6 +52,7 @@ from fifteentwo.tui.model import Mode, TableModel
 from fifteentwo.tui.render import CardSpec, suit_text
 from fifteentwo.tui.screens import HelpScreen, QuestionScreen, RulesScreen
 from fifteentwo.tui.widgets import (
+    FAN,
     SIDE_COLOURS,
     CardRow,
     CountInput,
@@ -116,11 +117,11 @@ class CribbageApp(App[int]):
     ENABLE_COMMAND_PALETTE = False
     # Textual types these as instance variables, so they cannot be annotated ClassVar here.
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "pick(0)", "Pick", key_display="1-6"),
-        *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(2, 10)),
+        *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(2, 7)),
         Binding("left", "cursor(-1)", "Move", show=False),
         Binding("right", "cursor(1)", "Move", show=False),
         Binding("space", "choose", "Choose", key_display="␣"),
@@ -297,7 +298,7 @@ class CribbageApp(App[int]):
                 log.add(text)
         else:
             self.games_played += 1
-            log.add(Text(f"── Game {self.games_played}: {title} ──", style="bold"))
+            log.add(Text(f"Game {self.games_played}: {title}", style="bold underline"))
             log.add(Text(_game_details(session), style="dim"))
         board.set_pegs(self.model.fronts, self.model.backs)
         if not session.is_over and session.waiting_for is None:
@@ -328,7 +329,7 @@ class CribbageApp(App[int]):
         else:
             self._stepped(job())
 
-    @work(thread=True, exclusive=True, group="engine")
+    @work(thread=True, group="engine")
     def _worker(self, job: Callable[[], _StepResult]) -> None:
         result = job()
         self.call_from_thread(self._stepped, result)
@@ -448,9 +449,8 @@ class CribbageApp(App[int]):
         self._refresh()
 
     def _game_finished(self, event: GameOver) -> None:
-        for side in range(len(self.tally)):
-            if side == event.winner:
-                self.tally[side] += event.game_points
+        if event.winner < len(self.tally):
+            self.tally[event.winner] += event.game_points
 
     # --- reactions ----------------------------------------------------------------------------
 
@@ -790,9 +790,9 @@ class CribbageApp(App[int]):
             else:
                 size = obs.hand_sizes[seat] if not self._paused else 0
                 label = name.copy()
-                if dealt and seat == model.dealer:
-                    label.append(" · dealer", style="dim")
-                if dealt:
+                if dealt and n == 2:  # with more seats the crib's label names the dealer
+                    if seat == model.dealer:
+                        label.append(" · dealer", style="dim")
                     label.append(f" · {_cards(size)}", style="dim")
                 if obs.passed[seat] and obs.phase is Phase.PLAY:
                     label.append(" · go", style="bold yellow")
@@ -808,7 +808,7 @@ class CribbageApp(App[int]):
         if showing and shown_crib is not None:
             crib.label = Text(f"{owner}: {_shown_total(shown_crib)}", style="bold")
             crib.cards = tuple(CardSpec(c) for c in shown_crib.cards)
-            crib.step = 4
+            crib.step = FAN
         else:
             crib.label = Text(owner, style="bold")
             crib.cards = tuple(CardSpec() for _ in range(model.crib_size)) or (
@@ -825,7 +825,8 @@ class CribbageApp(App[int]):
         # the pile and the count
         current = model.pile
         cut = model.cut_for_deal
-        if not current.cards and not model.earlier and cut is not None and not model.starter:
+        first_deal = model.deal_number <= 1 and not model.starter
+        if not current.cards and not model.earlier and cut is not None and first_deal:
             pile.label = Text("Cut for deal", style="bold")
             pile.cards = tuple(CardSpec(card) for _, card in cut.cuts)
             pile.step = None
@@ -834,8 +835,10 @@ class CribbageApp(App[int]):
             if current.count in (15, 31):
                 count.stylize("bold yellow")
             pile.label = count
-            pile.cards = tuple(CardSpec(card) for _, card in current.cards)
-            pile.step = 4
+            pile.cards = tuple(CardSpec(card) for _, card in current.cards) or (
+                CardSpec(empty=True),
+            )
+            pile.step = FAN
         line = Text(no_wrap=True, overflow="ellipsis")
         if model.earlier:
             line.append("Earlier: ", style="dim")
@@ -882,6 +885,9 @@ class CribbageApp(App[int]):
             cards = tuple(CardSpec(c) for c in shown.cards)
         elif self._paused:
             cards = ()
+        elif mode is Mode.OVER and obs.kept:  # the game ended before this hand was shown
+            label.append(" · not counted", style="dim")
+            cards = tuple(CardSpec(c) for c in obs.kept)
         else:
             if obs.dealer == viewer and self.model.deal_number:
                 label.append(" · dealer", style="dim")
@@ -918,7 +924,7 @@ class CribbageApp(App[int]):
             crib = "your" if obs.dealer == obs.seat else f"{describer.who(obs.dealer)}'s"
             need = rules.discard
             text = Text(f"Lay away {_cards(need)} to {crib} crib: ", style=bold)
-            text.append(f"1-{n} or click to choose, ⏎ when done ")
+            text.append(f"1-{n} or a click to choose, then ⏎ ")
             text.append(f"({len(self._selected)}/{need})", style="dim")
             return text
         if mode is Mode.PLAY:
@@ -953,17 +959,18 @@ class CribbageApp(App[int]):
         describer = self.describer
         assert describer is not None
         winner = describer.side_name(over.winner)
-        wins = "win" if describer.viewer is not None and winner.startswith("You") else "wins"
+        plural = self.rules is not None and self.rules.partnerships
+        wins = "win" if plural or winner == "You" else "wins"
         score = "-".join(str(s) for s in sorted(over.scores, reverse=True))
         skunk = f", {SKUNK_WORDS[over.skunk]}" if over.skunk else ""
         text = f"{winner} {wins} {score}{skunk}!"
         rules = self.rules
         if rules is not None and rules.match_games > 1:
-            match = "-".join(str(p) for p in over.match_points)
-            text += f" Match {match}."
+            match = ", ".join(f"{self._short_side(s)} {p}" for s, p in enumerate(over.match_points))
+            text += f" Match: {match}."
         elif self.games_played > 1 or any(self.tally):
-            tally = ", ".join(f"{describer.side_name(s)} {p}" for s, p in enumerate(self.tally))
-            text += f" Games: {tally}."
+            tally = ", ".join(f"{self._short_side(s)} {p}" for s, p in enumerate(self.tally))
+            text += f" Game points: {tally}."
         return text
 
 

@@ -67,8 +67,8 @@ def suit_text(card: Card) -> Text:
     return Text(card.unicode, style=Style(color=_RED if card.is_red else None, bold=True))
 
 
-def _card_cells(spec: CardSpec, size: CardSize) -> list[list[Cell]]:
-    """The cells of one card, row by row."""
+def _card_cells(spec: CardSpec, size: CardSize, *, left: bool = False) -> list[list[Cell]]:
+    """The cells of one card, row by row; ``left`` puts a small face's index at the left edge."""
     w, h = size.width, size.height
     if spec.empty:
         frame = _FRAMES["dashed"]
@@ -93,7 +93,7 @@ def _card_cells(spec: CardSpec, size: CardSize) -> list[list[Cell]]:
         ink = Style(color=colour, bgcolor=bg, bold=not spec.dimmed)
     tl, hz, tr, vt, bl, br = frame
     inner = w - 2
-    body = _face_rows(spec, size) if spec.card is not None and not spec.empty else None
+    body = _face_rows(spec, size, left=left) if spec.card is not None and not spec.empty else None
     rows: list[list[Cell]] = [[(tl, border), *[(hz, border)] * inner, (tr, border)]]
     for i in range(h - 2):
         if body is not None:
@@ -107,11 +107,13 @@ def _card_cells(spec: CardSpec, size: CardSize) -> list[list[Cell]]:
     return rows
 
 
-def _face_rows(spec: CardSpec, size: CardSize) -> list[str]:
+def _face_rows(spec: CardSpec, size: CardSize, *, left: bool = False) -> list[str]:
     card = spec.card
     assert card is not None
     label, symbol = card.rank.label, card.suit.symbol
     if size.height <= 3:
+        if left:  # only the left edge shows in a tight fan: keep the suit in sight
+            return [f"{label}{symbol}".ljust(size.width - 2)]
         return [f"{label:>2}{symbol}".rjust(size.width - 2)]
     inner = size.width - 2
     corner = f"{label}{symbol}"
@@ -142,10 +144,11 @@ def draw_cards(
     total = step * (len(specs) - 1) + size.width if specs else 0
     plain = Style()
     grid: list[list[Cell]] = [[(" ", plain)] * max(total, width or 0) for _ in range(height)]
+    tight = step < size.width - 1
     for i, spec in enumerate(specs):
         top = 0 if (raise_selected and spec.selected) or not lift else lift
         x = i * step
-        for dy, row in enumerate(_card_cells(spec, size)):
+        for dy, row in enumerate(_card_cells(spec, size, left=tight)):
             grid[top + dy][x : x + len(row)] = row
     return [_cells_to_text(row) for row in grid]
 

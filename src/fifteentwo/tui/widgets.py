@@ -24,6 +24,7 @@ from textual.widgets import Input, RichLog
 from fifteentwo.tui.render import LARGE, SMALL, CardSize, CardSpec, draw_cards
 
 __all__ = [
+    "FAN",
     "SIDE_COLOURS",
     "CardRow",
     "CountInput",
@@ -33,6 +34,9 @@ __all__ = [
     "Line",
     "Pegboard",
 ]
+
+FAN: Final = 0
+"""`CardRow.step` for a fanned pile: each card covers all of the one before but its index."""
 
 SIDE_COLOURS: Final = ("#4fc3f7", "#ff8a50", "#aed581", "#f48fb1")
 """Peg colours by side (the viewer's side is drawn in the first)."""
@@ -81,7 +85,8 @@ class Pegboard(Widget):
     names: reactive[tuple[str, ...]] = reactive((), layout=True)
     target: reactive[int] = reactive(121, layout=True)
 
-    LABEL: ClassVar[int] = 10
+    LABEL: ClassVar[int] = 13
+    """Cells before the track: a name of up to 8 letters and the score."""
 
     def set_pegs(self, fronts: Sequence[int], backs: Sequence[int]) -> None:
         """Move the pegs."""
@@ -146,12 +151,13 @@ class Pegboard(Widget):
     ) -> Text:
         rows = self.rows_per_side
         label_style = Style(color=colour, bold=True, bgcolor=_WOOD)
+        width = self.LABEL
         if rows == 1:
-            label = f"{name[: self.LABEL - 5]:<{self.LABEL - 4}}{front:>3} "
+            label = f"{name[: width - 5]:<{width - 5}} {front:>3} "
         elif row == 0:
-            label = f"{name[: self.LABEL - 1]:<{self.LABEL}}"
+            label = f"{name[: width - 1]:<{width}}"
         else:
-            label = f"{front:>{self.LABEL - 1}} "
+            label = f"{front:>{width - 2}}  "
         text = Text(label, style=label_style, no_wrap=True, end="")
         front_peg = Style(color=colour, bold=True, bgcolor=_WOOD)
         back_peg = Style(color=colour, dim=True, bgcolor=_WOOD)
@@ -193,7 +199,8 @@ class CardRow(Widget):
     label: reactive[Text | str] = reactive("")
     cards: reactive[tuple[CardSpec, ...]] = reactive(())
     step: reactive[int | None] = reactive(None)
-    """Cells from one card to the next; below the card width the cards overlap."""
+    """Cells from one card to the next (below the card width they overlap); None spreads the
+    cards out, `FAN` fans them like a pile."""
 
     def card_size(self) -> CardSize:
         """Large cards when the stylesheet gives this row room for them."""
@@ -206,9 +213,15 @@ class CardRow(Widget):
         label = self.label.cell_len if isinstance(self.label, Text) else len(self.label)
         size = self.card_size()
         n = len(self.cards)
-        step = size.width + 1 if self.step is None else self.step
-        cards = step * (n - 1) + size.width if n else 0
+        cards = self._wanted_step(size) * (n - 1) + size.width if n else 0
         return max(label, cards)
+
+    def _wanted_step(self, size: CardSize) -> int:
+        if self.step is None:
+            return size.width + 1
+        if self.step == FAN:
+            return size.width - (1 if size.height <= SMALL.height else 2)
+        return self.step
 
     def _check_width(self) -> None:
         """Lay out again only when the row's natural width changed (a relayout is slow)."""
@@ -228,13 +241,12 @@ class CardRow(Widget):
     def watch_step(self) -> None:
         self._check_width()
 
-    def _step(self, size: CardSize) -> int | None:
+    def _step(self, size: CardSize) -> int:
         """The step, narrowed to fit the width (piles fan tighter before they spill)."""
-        step = self.step
         n = len(self.cards)
+        want = self._wanted_step(size)
         if n < 2:
-            return step
-        want = size.width + 1 if step is None else step
+            return want
         room = self.content_size.width
         if room and want * (n - 1) + size.width > room:
             want = max(1, (room - size.width) // (n - 1))
@@ -264,7 +276,7 @@ class HandView(CardRow):
 
     def render(self) -> RenderResult:
         size = self.card_size()
-        step = self._step(size) or size.width + 1
+        step = self._step(size)
         label = self.label if isinstance(self.label, Text) else Text(self.label, style="bold")
         cards = draw_cards(self.cards, size=size, step=step, raise_selected=True)
         numbers = Text(no_wrap=True, end="")
@@ -279,7 +291,7 @@ class HandView(CardRow):
         if not self.cards:
             return None
         size = self.card_size()
-        step = self._step(size) or size.width + 1
+        step = self._step(size)
         for i in reversed(range(len(self.cards))):
             if i * step <= x < i * step + size.width:
                 return i

@@ -1,0 +1,133 @@
+"""``cribbage arena``: computer-vs-computer matches with confidence intervals."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from fifteentwo.arena import Interval, MatchResult, run_match
+from fifteentwo.cli import UsageError
+from fifteentwo.rules import find_rules
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``arena`` subcommand."""
+    parser = subparsers.add_parser(
+        "arena",
+        help="play computer players against each other and compare them",
+        description=(
+            "Play a match between two computer players (levels such as novice, standard, "
+            "expert, or module:Class for your own bot) and report wins with a 95%% confidence "
+            "interval, points, skunks, game points and the first dealer's win rate. "
+            "Example: cribbage arena --a expert --b standard --games 2000 --duplicate --jobs 2"
+        ),
+    )
+    parser.add_argument("--a", default="expert", help="player A: level or module:Class")
+    parser.add_argument("--b", default="standard", help="player B: level or module:Class")
+    parser.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
+    parser.add_argument("--variant", default="standard", help="rules preset (default standard)")
+    parser.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play every deal sequence with the seats swapped and report paired differences",
+    )
+    parser.add_argument("--jobs", type=int, default=0, help="processes to use (default: all cores)")
+    parser.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    parser.add_argument("--record", metavar="FILE", help="write game records (JSON Lines)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the match with a progress bar, then print the summary."""
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.jobs < 0:
+        raise UsageError("--jobs must be 0 (all cores) or more")
+    rules = find_rules(args.variant)
+    jobs = args.jobs or os.cpu_count() or 1
+    jobs = min(jobs, args.games)
+    console = Console(stderr=args.json)
+    columns = (
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=args.json) as progress:
+        task = progress.add_task(f"{args.a} v {args.b}", total=args.games)
+        result = run_match(
+            args.a,
+            args.b,
+            rules,
+            args.games,
+            seed=args.seed,
+            duplicate=args.duplicate,
+            jobs=jobs,
+            record=args.record is not None,
+            progress=lambda n: progress.advance(task, n),
+        )
+    if args.record is not None:
+        from fifteentwo.records import write_records
+
+        write_records(args.record, result.records())
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print_result(result, console)
+    return 0
+
+
+def _ci(i: Interval, percent: bool = False, digits: int = 2) -> str:
+    if percent:
+        return f"{i.value:.1%} [{i.low:.1%}, {i.high:.1%}]"
+    return f"{i.value:+.{digits}f} [{i.low:+.{digits}f}, {i.high:+.{digits}f}]"
+
+
+def _times(t: dict[str, float | int]) -> str:
+    if not t.get("decisions"):
+        return "-"
+    return f"{t['median']:.2f} / {t['p99']:.1f}"
+
+
+def print_result(r: MatchResult, console: Console) -> None:
+    """A table of the match's figures."""
+    mode = f", duplicate ({r.sets} sets)" if r.duplicate else ""
+    table = Table(
+        title=f"A = {r.a} v B = {r.b}: {r.games} games of {r.variant}{mode}",
+        title_justify="left",
+    )
+    table.add_column("", no_wrap=True)
+    table.add_column("A", justify="right")
+    table.add_column("B", justify="right")
+    table.add_row("wins", str(r.a_wins), str(r.b_wins))
+    table.add_row("points per game", f"{r.points_per_game[0]:.1f}", f"{r.points_per_game[1]:.1f}")
+    table.add_row("game points", str(r.game_points[0]), str(r.game_points[1]))
+    table.add_row(
+        "skunks (double)",
+        f"{r.skunks['a']} ({r.skunks['a_double']})",
+        f"{r.skunks['b']} ({r.skunks['b_double']})",
+    )
+    ta, tb = r.decision_ms["a"], r.decision_ms["b"]
+    table.add_row("decision ms, median / p99", _times(ta), _times(tb))
+    console.print(table)
+    console.print(f"A wins {_ci(r.win_rate, percent=True)} (95% CI)")
+    console.print(f"score margin A - B per game {_ci(r.margin)}")
+    if r.paired is not None:
+        console.print(
+            f"paired, per set of {r.games // max(r.sets, 1)} games: wins A - B "
+            f"{_ci(r.paired['wins'])}, score margin {_ci(r.paired['margin'])}, "
+            f"game points {_ci(r.paired['game_points'])}"
+        )
+    console.print(f"first dealer wins {_ci(r.first_dealer_rate, percent=True)}")
+    rate = r.games / r.seconds if r.seconds else 0.0
+    console.print(
+        f"{r.deals_per_game:.1f} deals per game; {r.seconds:.1f} s with {r.jobs} "
+        f"process(es), {rate:.1f} games/s"
+    )

@@ -1,0 +1,405 @@
+"""The computer levels: every variant, determinism, no peeking, hints, and the pieces they use.
+
+Strength (the ladder expert > standard > novice > random) is measured by the arena in the
+benchmarks, never here: these tests only check that each level decides legally, reproducibly,
+from its observation alone, and that the search and the heuristics match the engine's rules.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from fifteentwo.actions import CHANCE, GO, PLAY_ACTIONS, Discard, Phase, Reason, Scored
+from fifteentwo.analysis import analyze_discard
+from fifteentwo.cards import DECK, Card, to_cards
+from fifteentwo.errors import FifteenTwoError
+from fifteentwo.game import Game, Observation
+from fifteentwo.players import (
+    ExpertPlayer,
+    Hint,
+    NovicePlayer,
+    StandardPlayer,
+    load_player,
+    play_game,
+)
+from fifteentwo.players.discarding import crib_value, hand_mean, table_discards
+from fifteentwo.players.knowledge import pips_floor, unseen_indices
+from fifteentwo.players.pegging import PegSearch, guess_hands, heuristic_plays, solo_best
+from fifteentwo.players.position import covered, equity, near_end
+from fifteentwo.players.simple import LEVELS
+from fifteentwo.rules import PRESETS, find_rules
+
+LEVEL_NAMES = ("novice", "standard", "expert", "champion")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def observations(rules_name: str, seed: int, level: str = "standard") -> list[Observation]:
+    """Every decision's observation from one self-play game."""
+    rules = find_rules(rules_name)
+    seen: list[Observation] = []
+    players = [load_player(level, seed + i) for i in range(rules.players)]
+
+    def keep(game: Game) -> None:
+        seat = game.to_move
+        if seat is not None and seat != CHANCE:
+            seen.append(game.observation(seat))
+
+    play_game(rules, players, seed, on_step=keep)
+    return seen
+
+
+# --- levels ---------------------------------------------------------------------------------
+
+
+def test_levels_are_registered_weakest_first() -> None:
+    assert list(LEVELS)[:2] == ["random", "greedy"]
+    for name in LEVEL_NAMES:
+        assert name in LEVELS
+        assert load_player(name, 3).name == name
+        assert load_player(name.upper(), 3).seed == 3
+
+
+@pytest.mark.parametrize("variant", list(PRESETS))
+@pytest.mark.parametrize("level", ["novice", "standard", "expert"])
+def test_every_level_finishes_every_variant(variant: str, level: str) -> None:
+    rules = PRESETS[variant]
+    if level == "expert" and rules.target > 61 and rules.players == 2:
+        rules = rules.with_target(61)  # the same decisions, half the game
+    game = play_game(rules, [load_player(level, s) for s in range(rules.players)], 11)
+    assert game.is_over
+    assert max(game.scores) == rules.target
+
+
+@pytest.mark.parametrize("level", LEVEL_NAMES)
+def test_levels_are_deterministic_given_the_seed(level: str) -> None:
+    rules = find_rules("short")
+    logs = []
+    for _ in range(2):
+        players = [load_player(level, 5), load_player("standard", 6)]
+        logs.append(play_game(rules, players, 99).log)
+    assert logs[0] == logs[1]
+
+
+def test_a_decision_depends_only_on_the_seed_and_the_observation() -> None:
+    obs = [o for o in observations("short", 3) if o.seat == 0 and len(o.legal) > 1][:12]
+    for level in ("novice", "expert"):
+        first, second = load_player(level, 8), load_player(level, 8)
+        second.choose(obs[-1])  # a history of other decisions changes nothing
+        for o in obs:
+            assert first.choose(o) == second.choose(o)
+
+
+def test_players_never_touch_a_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No peeking: the levels decide from the observation alone, with every way into a
+    `Game` broken."""
+    obs = [o for o in observations("standard", 21) if o.phase in (Phase.DISCARD, Phase.PLAY)]
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a player touched the game")
+
+    for name in ("__init__", "apply", "clone", "observation", "legal_actions", "sample_chance"):
+        monkeypatch.setattr(Game, name, broken)
+    for level in LEVEL_NAMES:
+        player = load_player(level, 1)
+        for o in obs[:40]:
+            assert player.choose(o) in o.legal
+            player.hints(o)
+
+
+def test_moves_are_legal_in_the_five_card_game_with_optional_go() -> None:
+    obs = [o for o in observations("five-card", 4, "expert") if o.phase is Phase.PLAY]
+    assert obs
+    for o in obs:
+        for level in LEVEL_NAMES:
+            assert load_player(level, 2).choose(o) in o.legal
+
+
+# --- hints -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", ["novice", "standard", "expert"])
+def test_hints_rank_legal_actions_and_lead_with_the_choice(level: str) -> None:
+    obs = [o for o in observations("short", 8) if o.phase in (Phase.DISCARD, Phase.PLAY)]
+    player = load_player(level, 4)
+    for o in obs[:30]:
+        hints = player.hints(o, top=3)
+        assert 1 <= len(hints) <= 3
+        assert all(isinstance(h, Hint) and h.action in o.legal and h.why for h in hints)
+        if level != "novice":  # the novice's mistakes are not in its hints
+            assert hints[0].action == player.choose(o)
+        if level == "standard" or o.phase is Phase.DISCARD:
+            values = [h.value for h in hints]
+            assert values == sorted(values, reverse=True)
+
+
+def test_asking_for_hints_does_not_change_the_decision() -> None:
+    obs = [o for o in observations("short", 12) if len(o.legal) > 1][:20]
+    asked, plain = ExpertPlayer(3), ExpertPlayer(3)
+    for o in obs:
+        asked.hints(o)
+        assert asked.choose(o) == plain.choose(o)
+    assert asked.rng.getstate() == plain.rng.getstate()
+
+
+def test_hints_outside_the_discard_and_play_fall_back_and_empty_when_not_to_move() -> None:
+    o = observations("short", 2)[0]
+    idle = dataclasses.replace(o, legal=())
+    assert StandardPlayer(0).hints(idle) == []
+    assert load_player("random", 0).hints(o)[0].value == 0.0
+
+
+# --- discards --------------------------------------------------------------------------------
+
+
+def test_fast_hand_means_match_the_analysis() -> None:
+    rng = random.Random(4)
+    for size in (6, 5):
+        for _ in range(40):
+            deal = sorted(rng.sample(range(52), size))
+            analysis = analyze_discard([DECK[i] for i in deal], dealer=True)
+            for value, throw, hand, crib in table_discards(
+                deal,
+                4 if size == 6 else 3,
+                ours=True,
+                game="six-card" if size == 6 else "five-card",
+            ):
+                option = analysis.option([DECK[i] for i in throw])
+                assert hand == pytest.approx(option.hand.mean)
+                keep = [c for c in deal if c not in throw]
+                assert hand == pytest.approx(hand_mean(keep, deal))
+                assert value == pytest.approx(hand + crib)
+
+
+def test_table_crib_values_baulk_and_feed() -> None:
+    five_five = [c.index for c in to_cards("5h 5c")]
+    king_ace = [c.index for c in to_cards("kh ac")]
+    assert crib_value(five_five, ours=True) > 8 > crib_value(king_ace, ours=False)
+
+
+def test_standard_keeps_the_classic_hand_and_baulks_as_pone() -> None:
+    hand = to_cards("5h 5c jd qs 2h 9c")
+    obs = dataclasses.replace(observations("standard", 1)[0], hand=tuple(hand), dealer=0, seat=0)
+    assert sorted(StandardPlayer(0).choose_discard(obs)) == sorted(to_cards("2h 9c"))
+    # Britannica (five-card game): with Q J 10 4 A the dealer lays out the four and the ace.
+    # (It has the pone lay out the queen and ten, which the exact values put 0.02 behind
+    # keeping the run: a tie, so not tested.)
+    five = next(o for o in observations("five-card", 1) if o.phase is Phase.DISCARD)
+    hand = to_cards("qh jc td 4s ac")
+    dealer = dataclasses.replace(five, hand=tuple(hand), dealer=five.seat)
+    assert sorted(StandardPlayer(0).choose_discard(dealer)) == sorted(to_cards("4s ac"))
+    pone = dataclasses.replace(five, hand=tuple(hand), dealer=1 - five.seat)
+    assert set(StandardPlayer(0).choose_discard(pone)) in (
+        {*to_cards("qh td")},
+        {*to_cards("4s ac")},
+    )
+
+
+def test_novice_keeps_pairs_more_than_standard() -> None:
+    rng = random.Random(9)
+    base = observations("standard", 1)[0]
+    novice = standard = 0
+    for _ in range(150):
+        hand = tuple(sorted(DECK[i] for i in rng.sample(range(52), 6)))
+        o = dataclasses.replace(base, hand=hand, seat=0, dealer=1)
+        for player, tally in ((NovicePlayer(1), "n"), (StandardPlayer(1), "s")):
+            throw = player.choose_discard(o)
+            kept = [c.rank for c in hand if c not in throw]
+            pairs = len(kept) - len(set(kept))
+            if tally == "n":
+                novice += pairs
+            else:
+                standard += pairs
+    assert novice > standard
+
+
+# --- pegging ---------------------------------------------------------------------------------
+
+
+def engine_pegging(game: Game, pone: int) -> int:
+    """The pone's pegging minus the dealer's from here to the end of the play, both playing
+    perfectly with all cards known: plain minimax over the engine's own states."""
+    if game.phase is not Phase.PLAY:
+        return 0
+    seat = game.to_move
+    assert seat is not None
+    values = []
+    for action in game.legal_actions():
+        child = game.clone()
+        events = child.apply(action)
+        gained = 0
+        for e in events:
+            if isinstance(e, Scored) and e.reason in (Reason.PLAY, Reason.GO, Reason.LAST_CARD):
+                gained += e.points if e.seat == pone else -e.points
+        values.append(gained + engine_pegging(child, pone))
+    return max(values) if seat == pone else min(values)
+
+
+@pytest.mark.parametrize("variant", ["standard", "five-card"])
+def test_the_search_follows_the_engines_rules(variant: str) -> None:
+    rules = find_rules(variant).replace(target=1000, skunk=None, double_skunk=None)
+    search = PegSearch(second_series=rules.second_series, optional_go=rules.optional_play_after_go)
+    for seed in range(6):
+        game = Game(rules, seed=seed)
+        while game.phase is not Phase.PLAY:
+            if game.to_move == CHANCE:
+                game.apply(game.sample_chance())
+            else:
+                game.apply(game.legal_actions()[seed % 3])
+        pone = game.pone
+        h = [tuple(sorted((c.index >> 2) + 1 for c in game.hands[s])) for s in (pone, 1 - pone)]
+        assert search.points(h[0], h[1], (), 0, 0, 0, -1) == engine_pegging(game, pone)
+
+
+def test_solo_play_finds_the_best_order() -> None:
+    # Alone at 10 with a five and a six: the five makes fifteen, then 21 and the go: three.
+    assert solo_best((10,), 10, (5, 6)) == (3, 5)
+    assert solo_best((10, 10, 10), 30, (2,)) == (1, 0)  # nothing comes in: the go
+
+
+def test_heuristic_leads_and_rules_of_thumb() -> None:
+    counts = [4] * 14
+    values = {
+        r: v for r, v, _ in heuristic_plays([4, 5, 10, 13], (), 0, counts=counts, unseen=46, k=4)
+    }
+    assert max(values, key=lambda r: values[r]) == 4  # the safest lead is a four
+    assert values[5] < values[4]  # never lead a five: sixteen tenth cards make fifteen
+    # Count 11: a ten leaves 21 (sixteen tenth cards make 31); a two is safer.
+    values = {
+        r: v for r, v, _ in heuristic_plays([2, 10], (6, 5), 11, counts=counts, unseen=40, k=3)
+    }
+    assert values[2] > values[10]
+    # Take fifteen two when it is there.
+    assert heuristic_plays([4, 9], (6,), 6, counts=counts, unseen=40, k=3)[0][0] == 9
+
+
+def test_go_inference_is_never_wrong() -> None:
+    """The floor on the opponent's cards, from their goes, holds in real games."""
+    rules = find_rules("standard")
+    checked = 0
+    for seed in range(30):
+        game = Game(rules, seed=seed)
+        players = [load_player("standard", 1), load_player("novice", 2)]
+        while not game.is_over:
+            seat = game.to_move
+            if seat == CHANCE:
+                game.apply(game.sample_chance())
+                continue
+            assert seat is not None
+            obs = game.observation(seat)
+            if obs.phase is Phase.PLAY:
+                floor = pips_floor(obs, 1 - seat)
+                assert all(c.pips >= floor for c in game.hands[1 - seat])
+                checked += floor > 1
+            game.apply(players[seat].choose(obs))
+    assert checked > 50
+
+
+def test_guesses_respect_known_cards_and_weights() -> None:
+    rng = random.Random(1)
+    unseen = list(range(20, 52))
+    guesses = guess_hands(rng, unseen, 3, known=[0], draws=30, beta=0.35)
+    assert guesses and sum(g.weight for g in guesses) == pytest.approx(1.0)
+    for g in guesses:
+        assert len(g.cards) == 3 and set(g.cards) <= set(unseen)
+        assert g.ranks == tuple(sorted((c >> 2) + 1 for c in g.cards))
+    assert guess_hands(rng, unseen, 0, known=[], draws=30, beta=0.35)[0].ranks == ()
+
+
+def test_unseen_cards_exclude_everything_the_seat_saw() -> None:
+    for o in observations("standard", 5):
+        unseen = set(unseen_indices(o))
+        assert not unseen & {c.index for c in o.hand}
+        assert not unseen & {c.index for _, c in o.played}
+        if o.starter is not None:
+            assert o.starter.index not in unseen
+
+
+# --- score awareness -------------------------------------------------------------------------
+
+
+def test_equity_covers_two_player_six_card_games_only() -> None:
+    assert covered(find_rules("standard")) and covered(find_rules("short"))
+    assert not covered(find_rules("five-card")) and not covered(find_rules("three-player"))
+    assert equity(find_rules("three-player"), 10, 10, True) is None
+    p = equity(find_rules("standard"), 0, 0, True)
+    assert p is not None and 0.5 < p < 0.6
+    assert equity(find_rules("standard"), 121, 50, False) == 1.0
+    assert near_end(find_rules("standard"), (90, 40)) and not near_end(
+        find_rules("standard"), (80, 70)
+    )
+
+
+def test_the_expert_plays_for_the_win_at_the_end() -> None:
+    """At 119-119 with a five on the table, only the ten pegs (fifteen two) and wins at once;
+    the hints then value it as a certain win. Far from the end the values are points."""
+    play = next(o for o in observations("standard", 3, "expert") if o.phase is Phase.PLAY)
+    hand = tuple(to_cards("th 4d 3c 2s"))
+    five = Card.parse("5c")
+    sizes = [3, 3]
+    sizes[play.seat] = 4
+    obs = dataclasses.replace(
+        play,
+        scores=(119, 119),
+        hand=hand,
+        kept=hand,
+        pile=(five,),
+        count=5,
+        played=((1 - play.seat, five),),
+        passed=(False, False),
+        hand_sizes=tuple(sizes),
+        legal=tuple(PLAY_ACTIONS[c.index] for c in hand),
+    )
+    expert = ExpertPlayer(0)
+    assert expert.choose(obs) == PLAY_ACTIONS[Card.parse("th").index]
+    best = expert.hints(obs, top=4)
+    assert best[0].value == pytest.approx(1.0) and "wins" in best[0].why
+    assert all(h.value < 0.99 for h in best[1:])
+    early = expert.hints(dataclasses.replace(obs, scores=(10, 10)), top=4)
+    assert "wins" not in early[0].why
+
+
+# --- outside bots -----------------------------------------------------------------------------
+
+
+def test_the_documented_example_bot_loads_and_plays(tmp_path: Path) -> None:
+    text = (ROOT / "docs" / "players.md").read_text(encoding="utf-8")
+    code = re.search(r"```python\n(# mybot\.py.*?)```", text, re.S)
+    assert code is not None, "docs/players.md lost its example bot"
+    assert len([line for line in code.group(1).splitlines() if line.strip()]) <= 22
+    (tmp_path / "mybot.py").write_text(code.group(1), encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        bot = load_player("mybot:MyBot", 7)
+        game = play_game(find_rules("short"), [bot, load_player("novice", 1)], 3)
+        assert game.is_over
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("mybot", None)
+
+
+def test_bad_specs_say_what_is_wrong() -> None:
+    with pytest.raises(FifteenTwoError, match="unknown player"):
+        load_player("grandmaster")
+    with pytest.raises(FifteenTwoError, match="cannot load player"):
+        load_player("nowhere.at_all:Bot")
+
+
+def test_go_is_chosen_only_when_legal() -> None:
+    for o in observations("five-card", 6, "novice"):
+        if o.phase is Phase.PLAY and GO in o.legal and len(o.legal) > 1:
+            for level in LEVEL_NAMES:
+                assert load_player(level, 0).choose(o) != GO  # playing on never costs
+            break
+
+
+def test_discard_actions_are_in_card_order() -> None:
+    o = next(o for o in observations("standard", 2) if o.phase is Phase.DISCARD)
+    for level in LEVEL_NAMES:
+        action = load_player(level, 0).choose(o)
+        assert isinstance(action, Discard) and list(action.cards) == sorted(action.cards)
