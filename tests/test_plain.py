@@ -372,3 +372,27 @@ def test_another_game_after_a_resumed_one_keeps_the_saved_rules(fifteentwo_data_
     assert "Resuming your game: five-card to 61" in played.transcript
     assert "New game: five-card to 61" in played.transcript  # no short-or-long question
     assert "Short game" not in played.transcript
+
+
+# --- hints and the coach --------------------------------------------------------------------------
+
+
+def test_hint_lists_the_experts_choices_and_coach_flags_costly_plays(
+    fifteentwo_data_dir: Path,
+) -> None:
+    script = iter(["hint", "#1 #2"])
+    answerer = Answerer(
+        {"Lay away": lambda p, k: next(script, "#1 #2"), "Play a card": None},
+    )
+    options = PlayOptions(variant="standard", seed=2, coach=True, **GREEDY)
+    played = play_in_process(options, fifteentwo_data_dir, answerer)
+    text = played.transcript
+    hints = re.findall(r"^(\d)\. throw (\S+ \S+) \(([+-]\d+\.\d\d)\): keep ", text, re.M)
+    assert [h[0] for h in hints] == ["1", "2", "3"]
+    values = [float(h[2]) for h in hints]
+    assert values == sorted(values, reverse=True)
+    thrown = re.search(r"You lay away (\S+ \S+)\.", text)
+    assert thrown is not None
+    if thrown.group(1) != hints[0][1]:  # the first two cards were not the best throw
+        coach = re.search(r"Coach: throw (\S+ \S+) was better, by (\d+\.\d\d) points", text)
+        assert coach is None or coach.group(1) == hints[0][1]

@@ -258,5 +258,15 @@ def test_loads_dumps_and_files(tmp_path: Path) -> None:
     assert loads(dumps(records[0])) == records[0]
 
 
+def test_the_example_in_docs_records_md_replays() -> None:
+    docs = Path(__file__).parent.parent / "docs" / "records.md"
+    lines = [line for line in docs.read_text(encoding="utf-8").splitlines() if line.startswith("{")]
+    (line,) = lines
+    record = loads(line)
+    game = replay(record)
+    assert game.is_over and record["final"]["scores"] == game.scores == [31, 10]
+    assert list(record) == TOP_KEYS
+
+
 if __name__ == "__main__":  # pragma: no cover
     write_regression()

@@ -16,7 +16,18 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import MarkdownViewer
 
-from fifteentwo.actions import GO, CardPlayed, CountReset, Dealt, GameOver, Play, Reason, Scored
+from fifteentwo.actions import (
+    GO,
+    CardPlayed,
+    CountReset,
+    Dealt,
+    Discard,
+    GameOver,
+    Play,
+    Reason,
+    Scored,
+)
+from fifteentwo.app.coach import action_label
 from fifteentwo.app.options import PlayOptions
 from fifteentwo.app.rules_text import rules_markdown
 from fifteentwo.app.session import SeatConfig, Session
@@ -392,7 +403,9 @@ async def test_opening_questions_help_rules_and_hints() -> None:
         await press(pilot, "escape")
         assert not isinstance(app.screen, RulesScreen | HelpScreen)
         await press(pilot, "h")
-        assert app.message.plain == "Hints come in a later version."
+        assert app.message.plain.startswith("1. throw ")  # the expert's best discard first
+        log = log_text(app)
+        assert "Hint:" in log and "2. throw " in log
         assert app.mode is Mode.DISCARD
 
 
@@ -436,3 +449,22 @@ def test_cards_draw_with_red_suits_and_overlap() -> None:
     )
     assert raised[0].plain.startswith("╭───╮") and raised[1].plain.startswith("│ 5♥│ ╭───╮")
     assert len(draw_cards([CardSpec()], size=LARGE)) == 5
+
+
+# --- the coach -----------------------------------------------------------------------------------
+
+
+async def test_coach_names_the_better_discard() -> None:
+    app = make_app(Factory(), options(coach=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.obs is not None
+        ranked = app.coach.ranking(app.obs)
+        worst = ranked[-1].action
+        assert isinstance(worst, Discard)
+        for card in worst.cards:
+            await press(pilot, str(app.obs.hand.index(card) + 1))
+        await press(pilot, "enter")
+        assert app.mode is not Mode.DISCARD
+        best = action_label(ranked[0].action)
+        assert f"Coach: {best} was better" in log_text(app)

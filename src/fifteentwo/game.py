@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, combinations
 from operator import attrgetter
-from typing import Final
+from typing import Any, Final
 
 from fifteentwo.actions import (
     CHANCE,
@@ -100,11 +100,83 @@ _new_card_played = fast_constructor(CardPlayed)
 _new_scored = fast_constructor(Scored)
 _new_discarded = fast_constructor(Discarded)
 _new_dealt = fast_constructor(Dealt)
+_new_deal_hands = fast_constructor(DealHands)
+_new_turn_starter = fast_constructor(TurnStarter)
 _new_starter_turned = fast_constructor(StarterTurned)
 _new_hand_counted = fast_constructor(HandCounted)
 
 
 _INDEX: Final = attrgetter("index")
+
+
+# --- the RNG, without its Python call overhead -------------------------------------------------
+# `random.Random.choice`, `sample`, `shuffle` and `randrange` are Python functions that each call
+# `_randbelow` (another Python function) per number drawn: a few hundred calls a game. The
+# functions below draw the very same numbers from `getrandbits` inline. They are checked against
+# the standard library when this module loads and fall back to it if the draws ever differ
+# (another Python version), or for RNGs that are not plain `random.Random`.
+
+
+def randbelow(rng: random.Random, n: int) -> int:
+    """`rng.randrange(n)` for n > 0: the same number, drawn the same way."""
+    if not _FAST_RNG or type(rng) is not random.Random or n <= 0:
+        return rng.randrange(n)  # (which raises for n <= 0)
+    getrandbits = rng.getrandbits
+    bits = n.bit_length()
+    r = getrandbits(bits)
+    while r >= n:
+        r = getrandbits(bits)
+    return r
+
+
+def sample_deck(rng: random.Random, k: int) -> list[Card]:
+    """`rng.sample(DECK, k)`: the same cards in the same order."""
+    if not _FAST_RNG or type(rng) is not random.Random or not 6 <= k <= 52:
+        return rng.sample(DECK, k)  # (for k < 6 the library draws by another method)
+    getrandbits = rng.getrandbits
+    pool = list(DECK)
+    top = []
+    for m in range(52, 52 - k, -1):
+        bits = m.bit_length()
+        j = getrandbits(bits)
+        while j >= m:
+            j = getrandbits(bits)
+        top.append(pool[j])
+        pool[j] = pool[m - 1]
+    return top
+
+
+def shuffle(rng: random.Random, cards: list[Card]) -> None:
+    """`rng.shuffle(cards)`: the same order."""
+    if not _FAST_RNG or type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        m = i + 1
+        bits = m.bit_length()
+        j = getrandbits(bits)
+        while j >= m:
+            j = getrandbits(bits)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _same_as_the_library() -> bool:
+    fast, slow = random.Random(20240), random.Random(20240)
+    for n in (1, 2, 3, 40, 52, 1000):
+        if randbelow(fast, n) != slow.randrange(n):
+            return False
+    for k in (6, 10, 12, 16, 20, 52):
+        if sample_deck(fast, k) != slow.sample(DECK, k):
+            return False
+    a, b = list(DECK), list(DECK)
+    shuffle(fast, a)
+    slow.shuffle(b)
+    return a == b and fast.getstate() == slow.getstate()
+
+
+_FAST_RNG = True
+_FAST_RNG = _same_as_the_library()
 _CARD_TYPE: Final = {Card}
 
 
@@ -181,7 +253,9 @@ class Observation:
         return self.seat == self.dealer
 
 
-_new_observation = fast_constructor(Observation)
+_ObservationSlots: Final = type("_ObservationSlots", (), {"__slots__": Observation.__slots__})
+"""A plain class with `Observation`'s slots, filled and then given the dataclass as its class."""
+_new: Final = object.__new__
 
 
 class Game:
@@ -203,6 +277,7 @@ class Game:
         "_next_dealer",
         "_out",
         "_pile_ranks",
+        "_sampled",
         "_show",
         "_sides",
         "_target",
@@ -294,6 +369,8 @@ class Game:
         self.shown: list[tuple[int, bool, tuple[Card, ...]]] = []
         self._muggins: tuple[int, int] | None = None  # (opponent seat, missed points)
         self._next_dealer = 0
+        self._sampled: ChanceAction | None = None
+        """The outcome `sample_chance` last drew, if nothing was applied since: known legal."""
         self._out = self.events
         if first_dealer is not None:
             if not 0 <= first_dealer < n:
@@ -350,13 +427,18 @@ class Game:
         raise AssertionError("no seat left to discard")  # pragma: no cover
 
     def legal_actions(self) -> list[Action]:
-        """The legal actions of the seat to move, in a stable order (empty for chance/over)."""
+        """The legal actions of the seat to move, in a stable order (empty for chance/over).
+
+        Plays come in hand order, then go; discards in `itertools.combinations` order, each in
+        card order. A seat counting by hand is offered every claim from 0 to 29, so that the
+        list does not give its total away; a claim above the total is refused when applied.
+        """
         phase = self.phase
         if phase is _PLAY:
             hand = self.hands[self.turn]
             limit = 31 - self.count
             actions: list[Action] = [PLAY_ACTIONS[c.index] for c in hand if c.pips <= limit]
-            # The hand is in rank order, so when its first card will not come in, none will.
+            # Go: when nothing comes in, or (five-card) when another seat has said go.
             if not actions or (self.rules.optional_play_after_go and any(self.passed)):
                 actions.append(GO)
             return actions
@@ -448,6 +530,8 @@ class Game:
         actor = self._to_move
         if actor is None:
             raise IllegalActionError("the game is over")
+        sampled = self._sampled
+        self._sampled = None
         out: list[Event] = []
         self._out = out
         try:
@@ -466,7 +550,8 @@ class Game:
                 self.log.append((actor, action))
                 self._discard(actor, cards)
             elif isinstance(action, DealHands | TurnStarter | DrawForDeal):
-                self._check_chance(action)
+                if action is not sampled:  # `sample_chance` made it for this very state
+                    self._check_chance(action)
                 self.log.append((actor, action))
                 if type(action) is DealHands:
                     self._deal(action)
@@ -500,19 +585,22 @@ class Game:
             n = self._n
             dealt = n * rules.hand_size
             # The top of a shuffled pack: one card at a time, starting on the dealer's left.
-            top = rng.sample(DECK, dealt + rules.crib_from_pack)
+            top = sample_deck(rng, dealt + rules.crib_from_pack)
             hands: list[tuple[Card, ...]] = [()] * n
             for i in range(n):
                 hands[(self.dealer + 1 + i) % n] = tuple(top[i:dealt:n])
-            return DealHands(tuple(hands), tuple(top[dealt:]))
-        if phase is _STARTER:
+            outcome: ChanceAction = _new_deal_hands(tuple(hands), tuple(top[dealt:]))
+        elif phase is _STARTER:
             # The stock is unordered until someone cuts it by hand, so any card is equally likely.
             stock = self.stock
-            return TurnStarter(stock[rng.randrange(len(stock))])
-        if phase is _CUT_FOR_DEAL:
+            outcome = _new_turn_starter(stock[randbelow(rng, len(stock))], None)
+        elif phase is _CUT_FOR_DEAL:
             deck = self._cut_deck
-            return DrawForDeal(len(self._cuts), deck[rng.randint(4, len(deck) - 4)])
-        raise IllegalActionError(f"no chance step in the {phase.value} phase")
+            outcome = DrawForDeal(len(self._cuts), deck[rng.randint(4, len(deck) - 4)])
+        else:
+            raise IllegalActionError(f"no chance step in the {phase.value} phase")
+        self._sampled = outcome
+        return outcome
 
     def _check_chance(self, action: ChanceAction) -> None:
         # A recorded cut result may stand in for a seat's cut; other chance steps need CHANCE.
@@ -570,7 +658,7 @@ class Game:
     def _begin_cut_for_deal(self) -> None:
         self.phase = Phase.CUT_FOR_DEAL
         self._cut_deck = list(DECK)
-        self.rng.shuffle(self._cut_deck)
+        shuffle(self.rng, self._cut_deck)
         self._cuts = []
 
     def _draw_for_deal(self, seat: int, card: Card) -> None:
@@ -612,7 +700,7 @@ class Game:
         for i in sorted(map(_INDEX, [*chain.from_iterable(hands), *action.pack]), reverse=True):
             del stock[i]
         if (self.dealer + 1) % n in self.cut_seats:
-            self.rng.shuffle(stock)  # a seat will cut it by depth: give it a real order
+            shuffle(self.rng, stock)  # a seat will cut it by depth: give it a real order
         self.stock = stock
         self.starter = None
         self.pile, self._pile_ranks, self.count = [], [], 0
@@ -849,43 +937,48 @@ class Game:
         """What ``seat`` may see now (no other seat's hidden cards, no stock order)."""
         to_move = self._to_move
         phase = self.phase
-        to_count: tuple[Card, ...] = ()
-        counting_crib = False
-        pending: int | None = None
-        legal: tuple[Action, ...] = ()
-        if to_move == seat:
-            legal = tuple(self.legal_actions())
+        hands = self.hands
+        # Built slot by slot (see `fast_constructor`): one is made for every decision.
+        obs: Any = _new(_ObservationSlots)
+        obs.to_count = ()
+        obs.counting_crib = False
+        obs.pending_claim = None
+        if to_move != seat:
+            obs.legal = ()
+        elif phase is _PLAY:
+            limit = 31 - self.count
+            legal: list[Action] = [PLAY_ACTIONS[c.index] for c in hands[seat] if c.pips <= limit]
+            if not legal or (self.rules.optional_play_after_go and any(self.passed)):
+                legal.append(GO)
+            obs.legal = tuple(legal)
+        else:
+            obs.legal = tuple(self.legal_actions())
             if phase is _SHOW:
                 if self._muggins is None:
-                    counting_crib = self._show[0][1]
-                    to_count = self._show_cards(seat, counting_crib)
+                    obs.counting_crib = crib = self._show[0][1]
+                    obs.to_count = self._show_cards(seat, crib)
                 else:
-                    pending = self._muggins[1]
-        hands = self.hands
-        return _new_observation(
-            self.rules,
-            seat,
-            phase,
-            to_move,
-            self.dealer,
-            tuple(self.scores),
-            tuple(self.match_points),
-            self.game_number,
-            tuple(hands[seat]),
-            self.kept[seat],
-            self.discards[seat] or (),
-            self.starter,
-            tuple(self.pile),
-            self.count,
-            tuple(self.played),
-            tuple(self.passed),
-            tuple(map(len, hands)),
-            tuple(self.shown),
-            legal,
-            pending,
-            to_count,
-            counting_crib,
-        )
+                    obs.pending_claim = self._muggins[1]
+        obs.rules = self.rules
+        obs.seat = seat
+        obs.phase = phase
+        obs.to_move = to_move
+        obs.dealer = self.dealer
+        obs.scores = tuple(self.scores)
+        obs.match_points = tuple(self.match_points)
+        obs.game_number = self.game_number
+        obs.hand = tuple(hands[seat])
+        obs.kept = self.kept[seat]
+        obs.discards = self.discards[seat] or ()
+        obs.starter = self.starter
+        obs.pile = tuple(self.pile)
+        obs.count = self.count
+        obs.played = tuple(self.played)
+        obs.passed = tuple(self.passed)
+        obs.hand_sizes = tuple(map(len, hands))
+        obs.shown = tuple(self.shown)
+        obs.__class__ = Observation
+        return obs  # type: ignore[no-any-return]
 
     def events_for(self, seat: int, events: Sequence[Event] | None = None) -> list[Event]:
         """The events as ``seat`` may see them: other hands and discards hidden."""

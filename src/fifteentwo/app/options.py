@@ -172,6 +172,9 @@ class PlayOptions:
     """Short messages (BSD ``-q``)."""
     explain: bool = False
     """After a wrong count, show the right one item by item (BSD ``-e``)."""
+    coach: bool = False
+    """After each discard or play that loses more than a little against the expert's best
+    choice, say so at once with the better choice."""
     match_games: int = 1
     """Best of N games (skunks count extra); 1 for single games."""
     instructions: bool | None = None

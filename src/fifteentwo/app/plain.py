@@ -33,6 +33,7 @@ from fifteentwo.actions import (
     Play,
     Scored,
 )
+from fifteentwo.app.coach import Coach
 from fifteentwo.app.describe import Describer, cards_text
 from fifteentwo.app.options import PlayOptions
 from fifteentwo.app.rules_text import rules_plain
@@ -54,6 +55,7 @@ _GO_WORDS = frozenset({"g", "go"})
 _COMMANDS_HELP = (
     "At any question: '?' or 'help' explains it, 'hand' shows your cards, "
     "'score' or 'board' shows the pegboard, 'rules' shows the rules, "
+    "'hint' shows the expert's best choices and why, "
     "'q' or 'quit' saves the game and stops (type 'queen' or 'qh' for a queen)."
 )
 
@@ -214,6 +216,14 @@ class PlainGame:
         self.describer: Describer | None = None
         self.wins: list[int] = []
         self._shown_hand: tuple[Card, ...] = ()
+        self._coach: Coach | None = None
+
+    @property
+    def coach(self) -> Coach:
+        """The expert's advice, made on first use (hints, and remarks with ``--coach``)."""
+        if self._coach is None:
+            self._coach = Coach(ascii_only=True)
+        return self._coach
 
     # --- input and output ------------------------------------------------------------------------
 
@@ -451,11 +461,20 @@ class PlainGame:
                 self.say(self.board())
             elif low == "rules":
                 self.say(rules_plain())
+            elif low == "hint":
+                for line in self.coach.hint_lines(obs):
+                    self.say(line)
             else:
                 try:
-                    return read(answer)
+                    action = read(answer)
                 except (CardError, ValueError) as exc:
                     self.say(f"{_capital(str(exc))}.")
+                    continue
+                if self.options.coach:
+                    remark = self.coach.remark(obs, action)
+                    if remark is not None:
+                        self.say(remark)
+                return action
 
     def _other_human(self, obs: Observation) -> str | None:
         """The name of a second human sharing the keyboard, when it is their turn."""

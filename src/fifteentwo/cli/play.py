@@ -95,6 +95,11 @@ def register(subparsers: Any) -> None:
         "-e", "--explain", action="store_true", help="explain the right count after a mistake"
     )
     parser.add_argument(
+        "--coach",
+        action="store_true",
+        help="after each discard or play that costs points, name the better choice",
+    )
+    parser.add_argument(
         "--match", type=int, default=1, metavar="N", help="play a best-of-N match (N odd)"
     )
     parser.add_argument("--resume", action="store_true", help="continue the saved game")
@@ -125,6 +130,7 @@ def options_from_args(args: argparse.Namespace) -> PlayOptions:
         random_cut=args.random_cut,
         quiet=args.quiet,
         explain=args.explain,
+        coach=args.coach,
         match_games=args.match,
         instructions=False if args.no_instructions else None,
     )

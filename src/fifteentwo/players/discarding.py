@@ -154,33 +154,54 @@ _THROWS: Final = {(n, t): tuple(combinations(range(n), t)) for n in (5, 6) for t
 """Positions thrown, for each deal size and throw size."""
 
 
+_BLIND: dict[tuple[int, int, int], tuple[float, ...]] = {}
+"""Mean suit-blind hand points of every keep, by the deal's rank multiset (cached)."""
+
+
+def _blind_means(deal: Sequence[int], key_all: int, kept: int) -> tuple[float, ...]:
+    """For a deal in index order: the mean fifteens, pairs and runs of each keep over every
+    starter, in `_THROWS` order. Depends on the deal's ranks only, so it is cached by them."""
+    n = len(deal)
+    found = _BLIND.get((key_all, n, kept))
+    if found is None:
+        starters = 52 - n
+        ranks = [c >> 2 for c in deal]
+        keys = [RANK_KEY[c] for c in deal]
+        means = []
+        for pos in _THROWS[n, n - kept]:
+            key = key_all
+            for i in pos:
+                key -= keys[i]
+            total, v = _VECTORS.get(key) or _vector(key)
+            means.append((4 * total - sum([v[r] for r in ranks])) / starters)
+        found = tuple(means)
+        if len(_BLIND) > 200_000:
+            _BLIND.clear()
+        _BLIND[key_all, n, kept] = found
+    return found
+
+
 def table_discards(
     deal: Sequence[int], kept: int, *, ours: bool, game: str = "six-card"
 ) -> list[tuple[float, tuple[int, ...], float, float]]:
     """(value, throw, hand mean, crib value) of every discard, best first, the crib from the
     fixed tables: `hand_mean` and `crib_value` fused into one loop (the standard level's
     discards run thousands of times a second in self-play)."""
+    deal = sorted(deal)  # the cached blind means go by position in index order
     n = len(deal)
     starters = 52 - n
     suit_left = [13, 13, 13, 13]
-    keys = [RANK_KEY[c] for c in deal]
-    ranks = [c >> 2 for c in deal]
+    key_all = 0
     for c in deal:
         suit_left[c & 3] -= 1
-    key_all = sum(keys)
+        key_all += RANK_KEY[c]
+    blind = _blind_means(deal, key_all, kept)
     # Flushes need `kept` cards of one suit, and nobs a jack: most deals have neither.
     suited = max(13 - x for x in suit_left) >= kept
-    jacks = any(40 <= c < 44 for c in deal)
+    jacks = deal[-1] >= 40 and any(40 <= c < 44 for c in deal)
     crib2 = _flat_crib_table(game, ours) if n - kept == 2 else None
-    vectors = _VECTORS
     out = []
-    for pos in _THROWS[n, n - kept]:
-        key = key_all
-        for i in pos:
-            key -= keys[i]
-        found = vectors.get(key) or _vector(key)
-        v = found[1]
-        mean = (4 * found[0] - sum([v[r] for r in ranks])) / starters
+    for pos, mean in zip(_THROWS[n, n - kept], blind, strict=True):
         if suited or jacks:
             keep = [c for i, c in enumerate(deal) if i not in pos]
             suit = keep[0] & 3
@@ -202,7 +223,6 @@ def table_discards(
         out.append((mean + crib if ours else mean - crib, throw, mean, crib))
     out.sort(key=lambda x: (-x[0], x[1]))
     return out
-
 
 if __name__ == "__main__":  # pragma: no cover - regenerating the data is done by hand
     from pathlib import Path

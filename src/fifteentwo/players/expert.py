@@ -32,9 +32,10 @@ from fifteentwo.players.knowledge import (
     our_crib,
     pips_floor,
     played_by,
+    their_plays,
     unseen_indices,
 )
-from fifteentwo.players.pegging import Guess, PegSearch, guess_hands
+from fifteentwo.players.pegging import Guess, PegSearch, guess_hands, play_likelihood
 from fifteentwo.players.pegtable import opening_leads, peg_value
 from fifteentwo.players.position import covered, equity_function, near_end
 from fifteentwo.scoring import hand_total, peg_points_ranks
@@ -52,10 +53,13 @@ class ExpertPlayer(Player):
     """Exact discard values, determinized pegging search, and score awareness."""
 
     name = "expert"
-    beta = 0.35
+    beta = 0.37
     """Weight of a guessed hand's show value in its likelihood (a sensible keep)."""
     draws: tuple[int, ...] = (64, 64, 64, 56, 48, 40, 32, 24, 24)
     """Guesses at the opponent's hand by the number of cards both players still hold."""
+    temperature = 0.6
+    """Softmax temperature (points) of the model that weighs guesses by how well they explain
+    the opponent's plays so far; 0 turns that inference off."""
     peg_weight = 1.0
     """Weight of the kept ranks' pegging value (`pegtable`) in a discard's value."""
     use_tables = True
@@ -161,7 +165,14 @@ class ExpertPlayer(Player):
         draws = self._draws(len(h0) + k)
         if endgame:
             draws = max(8, draws * 2 // 3)
-        guesses = guess_hands(rng, pool, k, known=known, draws=draws, beta=self.beta)
+        likelihood = None
+        if self.temperature and obs.starter is not None:
+            likelihood = play_likelihood(
+                their_plays(obs, opp), RANK_OF[obs.starter.index], self.temperature
+            )
+        guesses = guess_hands(
+            rng, pool, k, known=known, draws=draws, beta=self.beta, likelihood=likelihood
+        )
         flags = (rules.second_series, rules.optional_play_after_go)
         n = len(guesses)
         if endgame:

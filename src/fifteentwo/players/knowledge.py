@@ -102,3 +102,39 @@ def pips_floor(obs: Observation, other: int) -> int:
     if held and count and obs.to_move == me and (obs.count == 0 or prev == me):
         floor = max(floor, 32 - count)
     return floor
+
+
+Decision = tuple[tuple[int, ...], int, int, int, tuple[int, ...]]
+"""One of another seat's plays: (pile ranks before the card, count before it, rank played,
+cards the other side held then (0 if it had said go), ranks we had played before it)."""
+
+
+def their_plays(obs: Observation, other: int) -> list[Decision]:
+    """``other``'s plays so far this deal, as the decisions they were (two-player play).
+
+    With a guess at their unplayed cards, each decision can be replayed through a model of
+    how they choose, and guesses that explain their play get more weight.
+    """
+    out = []
+    held = obs.rules.kept  # our cards in hand
+    ours: list[int] = []
+    count = 0
+    pile: list[int] = []
+    prev: int | None = None
+    for seat, card in obs.played:
+        pips = card.pips
+        if count + pips > 31:
+            count, pile, prev = 0, [], None
+        rank = RANK_OF[card.index]
+        if seat == other:
+            we_went = prev == other  # they played twice running: we could not come in
+            out.append((tuple(pile), count, rank, 0 if we_went else held, tuple(ours)))
+        else:
+            held -= 1
+            ours.append(rank)
+        count += pips
+        pile.append(rank)
+        prev = seat
+        if count == 31:
+            count, pile, prev = 0, [], None
+    return out

@@ -243,13 +243,16 @@ def guess_hands(
     known: Sequence[int],
     draws: int,
     beta: float,
+    likelihood: Callable[[tuple[int, ...]], float] | None = None,
 ) -> list[Guess]:
     """Weighted guesses at an opponent's ``k`` unknown cards, ``known`` being the cards they
     have already played from the same kept hand.
 
     Candidates are drawn uniformly from ``unseen`` (all of them when there are few), weighted
     by ``exp(beta * mean show value of the whole kept hand)``: a sensible player keeps good
-    hands. ``draws`` guesses are then drawn by systematic resampling and merged by ranks.
+    hands; ``likelihood`` (of the candidate's cards) multiplies in what else we know, such as
+    how well the hand explains the plays they made. ``draws`` guesses are then drawn by
+    systematic resampling and merged by ranks.
     """
     if k <= 0:
         return [Guess((), (), 1.0)]
@@ -265,11 +268,14 @@ def guess_hands(
     base = list(known)
     for cand in candidates:
         kept = base + list(cand)
-        if beta and len(kept) >= 3:
-            weights.append(math.exp(beta * hand_mean(kept, kept)))
-        else:
-            weights.append(1.0)
+        w = math.exp(beta * hand_mean(kept, kept)) if beta and len(kept) >= 3 else 1.0
+        if likelihood is not None:
+            w *= likelihood(cand)
+        weights.append(w)
     total = sum(weights)
+    if total <= 0.0:  # nothing explains what we saw: fall back to the prior
+        weights = [1.0] * len(candidates)
+        total = float(len(candidates))
     groups: dict[tuple[int, ...], list[object]] = {}
     if len(candidates) <= draws:
         picks = [(cand, w / total) for cand, w in zip(candidates, weights, strict=True)]
@@ -609,3 +615,193 @@ class PegSearch:
             else:
                 out[0] = self._end_win(h0, h1, last, count, *scores)
         return out
+
+
+class ModelSearch:
+    """The rest of the play searched against a model of the opponent, two players.
+
+    Player 0 (the searcher) chooses the best card at each of its turns, knowing the guessed
+    opponent hand; player 1 plays what a sensible player would (`heuristic_plays`, from what
+    *it* can see: our cards are unknown to it, so it judges its replies by the unseen ranks).
+    Unlike minimax, this does not assume an opponent who knows our hand: traps (leading from a
+    pair, a run left open) pay as they do against real players. ``counts`` are the ranks the
+    opponent cannot see at the root (our hand among them) and ``unseen`` their number.
+    The value is player 0's pegging minus player 1's.
+    """
+
+    def __init__(
+        self,
+        *,
+        counts: Sequence[int],
+        unseen: int,
+        second_series: bool = True,
+        optional_go: bool = False,
+    ) -> None:
+        self.counts = list(counts)
+        self.unseen = unseen
+        self.second_series = second_series
+        self.optional_go = optional_go
+        self._memo: dict[tuple[object, ...], float] = {}
+
+    def _their_choice(
+        self, h0: tuple[int, ...], h1: tuple[int, ...], pile: tuple[int, ...], count: int
+    ) -> int:
+        counts = self.counts
+        if len(h0) != self._root_size:
+            # Cards we have played since the root are no longer unseen to them.
+            counts = list(counts)
+            for r in self._root_h0:
+                counts[r] -= 1
+            for r in h0:
+                counts[r] += 1
+        unseen = self.unseen - (self._root_size - len(h0))
+        plays = heuristic_plays(h1, pile, count, counts=counts, unseen=unseen, k=len(h0))
+        return plays[0][0]
+
+    def root(  # noqa: PLR0917 - the search's state, in its order
+        self,
+        h0: tuple[int, ...],
+        h1: tuple[int, ...],
+        pile: tuple[int, ...],
+        count: int,
+        passed: int,
+        last: int,
+    ) -> dict[int, float]:
+        """Value of each choice of player 0 (to move): rank -> value, 0 for a legal go."""
+        self._root_h0 = h0
+        self._root_size = len(h0)
+        self._memo.clear()
+        out: dict[int, float] = {}
+        limit = 31 - count
+        for i, r in enumerate(h0):
+            if r in out or PIPS[r] > limit:
+                continue
+            out[r] = self._after(h0[:i] + h0[i + 1 :], h1, pile, count, 0, passed, r)
+        if self.optional_go and passed:
+            out[0] = self._end(h0, h1, last, count)
+        return out
+
+    def _after(  # noqa: PLR0917 - the search's hot path
+        self,
+        a: tuple[int, ...],
+        b: tuple[int, ...],
+        pile: tuple[int, ...],
+        count: int,
+        turn: int,
+        passed: int,
+        r: int,
+    ) -> float:
+        """``turn`` plays rank ``r`` (already out of its hand): its points and what follows."""
+        npile = (*pile, r)
+        c = count + PIPS[r]
+        pts = peg_points_ranks(npile, c)
+        if c == 31:
+            v = self._end(a, b, turn, 31)
+        else:
+            left = 31 - c
+            o = 1 - turn
+            ho = b if o else a
+            ht = a if o else b
+            nxt = -1
+            np_ = passed
+            if ho and not passed >> o & 1:
+                if PIPS[ho[0]] <= left:
+                    nxt = o
+                else:
+                    np_ = passed | (1 << o)
+            if nxt < 0 and ht and PIPS[ht[0]] <= left:
+                nxt = turn
+            v = self._node(a, b, npile, c, nxt, np_, turn) if nxt >= 0 else self._end(a, b, turn, c)
+        return v - pts if turn else v + pts
+
+    def _end(self, h0: tuple[int, ...], h1: tuple[int, ...], last: int, count: int) -> float:
+        v = 0 if count == 31 else (1 if last == 0 else -1)
+        if not (h0 or h1) or not self.second_series:
+            return v
+        leader = (1 - last) if (h1 if last == 0 else h0) else last
+        return v + self._node(h0, h1, (), 0, leader, 0, -1)
+
+    def _node(  # noqa: PLR0917 - the search's hot path
+        self,
+        h0: tuple[int, ...],
+        h1: tuple[int, ...],
+        pile: tuple[int, ...],
+        count: int,
+        turn: int,
+        passed: int,
+        last: int,
+    ) -> float:
+        key = (h0, h1, pile, count, turn, passed, last)
+        found = self._memo.get(key)
+        if found is not None:
+            return found
+        if turn:
+            # They play on after our go where the rules let them choose (it never costs).
+            r = self._their_choice(h0, h1, pile, count)
+            i = h1.index(r)
+            best = self._after(h0, h1[:i] + h1[i + 1 :], pile, count, 1, passed, r)
+        else:
+            best = -999.0
+            limit = 31 - count
+            prev = 0
+            for i, r in enumerate(h0):
+                if r == prev:
+                    continue
+                prev = r
+                if PIPS[r] > limit:
+                    break
+                v = self._after(h0[:i] + h0[i + 1 :], h1, pile, count, 0, passed, r)
+                if v > best:
+                    best = v
+            if self.optional_go and passed:
+                best = max(best, self._end(h0, h1, last, count))
+        self._memo[key] = best
+        return best
+
+
+def play_likelihood(
+    decisions: Sequence[tuple[tuple[int, ...], int, int, int, tuple[int, ...]]],
+    starter: int,
+    temperature: float,
+) -> Callable[[tuple[int, ...]], float]:
+    """How well a guess at a player's unplayed cards explains their plays this deal.
+
+    ``decisions`` come from `fifteentwo.players.knowledge.their_plays`; ``starter`` is the
+    starter's rank. Each decision is replayed through the standard heuristic from the player's
+    point of view (their hand then: the guess plus the cards they have played since; unseen to
+    them: everything but their hand, the starter and our cards played before), and the card
+    they chose gets its softmax probability at ``temperature`` (points). Their discards, which
+    they saw and we did not, are left among their unseen cards.
+    """
+    if not decisions:
+        return lambda cards: 1.0
+    played = [d[2] for d in decisions]
+
+    def likelihood(cards: tuple[int, ...]) -> float:
+        guess = [(c >> 2) + 1 for c in cards]
+        kept = guess + played
+        p = 1.0
+        for i, (pile, count, rank, k, ours) in enumerate(decisions):
+            hand = guess + played[i:]
+            counts = [4] * 14
+            for r in kept:
+                counts[r] -= 1
+            counts[starter] -= 1
+            for r in ours:
+                counts[r] -= 1
+            unseen = 51 - len(kept) - len(ours)
+            options = heuristic_plays(hand, pile, count, counts=counts, unseen=unseen, k=k)
+            if len(options) <= 1:
+                continue
+            top = options[0][1]
+            z = 0.0
+            mine = 0.0
+            for r, v, _ in options:
+                e = math.exp((v - top) / temperature)
+                z += e
+                if r == rank:
+                    mine = e
+            p *= mine / z
+        return p
+
+    return likelihood

@@ -102,7 +102,7 @@ def build(
     import multiprocessing
 
     rng = random.Random(seed)
-    keeps = [
+    keeps: list[tuple[int, ...]] = [
         k for k in combinations_with_replacement(range(1, 14), 4) if max(map(k.count, k)) <= 4
     ]
     as_pone = _opponent_hands(rng, True, samples)  # they deal while we lead

@@ -7,7 +7,7 @@ from itertools import combinations
 
 from fifteentwo.actions import GO, Action, Discard, Phase, Play
 from fifteentwo.cards import DECK, Card
-from fifteentwo.game import Observation
+from fifteentwo.game import Observation, randbelow
 from fifteentwo.players.base import Player
 from fifteentwo.scoring import hand_totals, peg_points_ranks
 
@@ -31,10 +31,11 @@ class RandomPlayer(Player):
             if n == 0 or legal[n - 1] is GO:
                 if n <= 1 or self.rng.random() < 0.5:
                     return GO
-                return self.rng.choice(legal[: n - 1])
-            return self.rng.choice(legal)
+                n -= 1
+            return legal[randbelow(self.rng, n)]  # what `rng.choice` draws
         if phase is Phase.DISCARD and cls.choose_discard is RandomPlayer.choose_discard:
-            return self.rng.choice(obs.legal)  # all discards, each already in card order
+            legal = obs.legal  # all discards, each already in card order
+            return legal[randbelow(self.rng, len(legal))]
         return super().choose(obs)
 
     def choose_discard(self, obs: Observation) -> Sequence[Card]:

@@ -42,6 +42,7 @@ from fifteentwo.actions import (
     Reason,
     Scored,
 )
+from fifteentwo.app.coach import Coach
 from fifteentwo.app.describe import Describer
 from fifteentwo.app.session import Session
 from fifteentwo.cards import Card
@@ -82,6 +83,8 @@ class Settings:
     """After a counting mistake, show the correct itemized count (BSD's ``-e``)."""
     instructions: bool | None = None
     """Show the rules first; None asks "Do you need instructions?"."""
+    coach: bool = False
+    """Name the better choice at once after a discard or play that costs points."""
 
     @classmethod
     def from_options(cls, options: object) -> Settings:
@@ -94,6 +97,7 @@ class Settings:
             quiet=bool(getattr(options, "quiet", False)),
             explain=bool(getattr(options, "explain", False)),
             instructions=None if instructions is None else bool(instructions),
+            coach=bool(getattr(options, "coach", False)),
         )
 
 
@@ -104,6 +108,8 @@ class _StepResult:
     session: Session | None
     events: list[Event]
     error: FifteenTwoError | None = None
+    remark: str | None = None
+    """The coach's note on the player's action, if it cost points."""
 
 
 MakeSession = Callable[[Rules], Session]
@@ -135,7 +141,7 @@ class CribbageApp(App[int]):
         Binding("n", "answer(False)", "No"),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("r", "rules", "Rules"),
-        Binding("h", "hint", "Hint", show=False),
+        Binding("h", "hint", "Hint"),
         Binding("q", "quit", "Quit"),
     ]
 
@@ -175,6 +181,7 @@ class CribbageApp(App[int]):
         self._busy_timer: Timer | None = None
         self._quit_after_step = False
         self._live_keys: tuple[bool, ...] = ()
+        self._coach: Coach | None = None
 
     # --- layout --------------------------------------------------------------------------------
 
@@ -313,12 +320,18 @@ class CribbageApp(App[int]):
         assert session is not None
         self.mode = Mode.BUSY
 
+        coach = self.coach if self.settings.coach and action is not None else None
+        obs = self.obs
+
         def job() -> _StepResult:
+            remark = None
+            if coach is not None and action is not None and obs is not None:
+                remark = coach.remark(obs, action)  # judged before the engine moves on
             try:
                 events = session.run() if action is None else session.act(action)
             except FifteenTwoError as exc:
                 return _StepResult(session, [], exc)
-            return _StepResult(session, events)
+            return _StepResult(session, events, remark=remark)
 
         self._background(job)
 
@@ -351,6 +364,9 @@ class CribbageApp(App[int]):
             self._refused(result.error)
             self._settle()
         else:
+            if result.remark is not None:
+                self.query_one(EventLog).add(Text(result.remark, style="bold magenta"))
+                self.set_message(result.remark)
             self._queue.extend(result.events)
             self._drain()
         if self._quit_after_step:
@@ -490,7 +506,7 @@ class CribbageApp(App[int]):
         if len(self.screen_stack) > 1:  # the rules, the help or a question is up
             return action in ("quit", "help") and not isinstance(self.screen, HelpScreen)
         mode = self.mode
-        if action in ("pick", "cursor"):
+        if action in ("pick", "cursor", "hint"):
             return mode in (Mode.DISCARD, Mode.PLAY)
         if action in ("choose", "lay_away"):
             return mode is Mode.DISCARD
@@ -579,9 +595,25 @@ class CribbageApp(App[int]):
         if not isinstance(self.screen, RulesScreen):
             self.push_screen(RulesScreen(rules_markdown()))
 
+    @property
+    def coach(self) -> Coach:
+        """The expert's advice, made on first use."""
+        if self._coach is None:
+            self._coach = Coach()
+        return self._coach
+
     def action_hint(self) -> None:
-        """Hints are a later issue."""
-        self.set_message("Hints come in a later version.")
+        """The expert's top choices for the decision at hand, with values and reasons."""
+        obs = self.obs
+        if obs is None or self.session is None or self.session.waiting_for is None:
+            self.set_message("No decision to give a hint for.")
+            return
+        log = self.query_one(EventLog)
+        lines = self.coach.hint_lines(obs)
+        log.add(Text("Hint:", style="bold magenta"))
+        for line in lines:
+            log.add(Text(line, style="magenta"))
+        self.set_message(lines[0])
 
     async def action_quit(self) -> None:
         """Quit; the session is saved (it autosaves after every step, and once more here)."""
