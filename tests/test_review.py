@@ -112,3 +112,21 @@ def test_cli_review(
     (tmp_path / "bad.jsonl").write_text("{not json\n")
     assert main(["review", str(tmp_path / "bad.jsonl")]) == 2
     assert "line 1" in capsys.readouterr().err
+
+
+def test_plays_are_judged_with_the_experts_values(
+    bad_game: tuple[dict[str, object], WorstFirstDiscard],
+) -> None:
+    from fifteentwo.cli.review import expert_evaluator
+
+    record, _ = bad_game
+    review = review_record(record, play_evaluator=expert_evaluator())
+    plays = [d for deal in review.deals for d in deal.decisions if d.kind == "play"]
+    assert plays, "a whole game has real choices in the play"
+    for d in plays:
+        values = dict(d.options)
+        assert d.options[0][0] == d.best
+        assert (d.loss == 0.0) == (d.chosen == d.best or d.win_loss is not None)
+        if d.win_loss is None and d.chosen in values:
+            assert d.loss == pytest.approx(values[d.best] - values[d.chosen], abs=2e-3)
+    assert not any("plays were not judged" in n for n in review.notes)

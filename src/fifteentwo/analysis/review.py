@@ -23,6 +23,7 @@ from typing import Any, Final
 
 from fifteentwo.actions import (
     CHANCE,
+    Phase,
     DealDone,
     DealerChosen,
     Dealt,
@@ -49,8 +50,9 @@ __all__ = [
     "review_record",
 ]
 
-PlayEvaluator = Callable[[Observation], dict[Card, float]]
-"""Expected points (for the deciding seat, net of the opponents') of each playable card."""
+PlayEvaluator = Callable[[Observation], list[tuple[Card | None, float, bool]]]
+"""For a play decision: (card, or None for go; value; whether the value is a win probability
+rather than expected net pegging points) for each choice, best first."""
 
 MISTAKE_THRESHOLD: Final = 0.25
 """A decision losing more than this many expected points (or 1% of win probability) is a
@@ -208,10 +210,12 @@ def review_game(
     for actor, action in finished.log:
         if actor != CHANCE and isinstance(action, Discard):
             tracker.judge_discard(actor, action)
-        elif actor != CHANCE and isinstance(action, Play) and play_evaluator is not None:
-            values = play_evaluator(game.observation(actor))
-            if len(values) > 1:
-                tracker.decisions.append(_judge_play(values, action.card, actor, tracker.number))
+        elif actor != CHANCE and game.phase is Phase.PLAY and play_evaluator is not None:
+            obs = game.observation(actor)
+            if len(obs.legal) > 1 and len({_rank_of(a) for a in obs.legal}) > 1:
+                choice = action.card if isinstance(action, Play) else None
+                values = play_evaluator(obs)
+                tracker.decisions.append(_judge_play(values, choice, actor, tracker.number))
         before = tuple(game.scores)
         for event in game.apply(action):
             tracker.see(event, before)
@@ -367,16 +371,31 @@ def _judge_discard(
     return decision, by_points.total, chosen.total
 
 
-def _judge_play(values: dict[Card, float], card: Card, seat: int, deal: int) -> Decision:
-    ranked = sorted(values.items(), key=lambda kv: (-kv[1], kv[0].index))
-    best_card, best_value = ranked[0]
+def _rank_of(action: object) -> int:
+    """Cards of one rank are the same choice in the play; go is its own."""
+    return action.card.rank if isinstance(action, Play) else 0
+
+
+def _judge_play(
+    values: list[tuple[Card | None, float, bool]], card: Card | None, seat: int, deal: int
+) -> Decision:
+    best_card, best_value, is_win = values[0]
+    chosen_value = next(
+        (v for c, v, _ in values if c == card or (c and card and c.rank == card.rank)),
+        best_value,
+    )
+    loss = best_value - chosen_value
+
+    def name(c: Card | None) -> str:
+        return "go" if c is None else c.short
+
     return Decision(
         deal=deal,
         seat=seat,
         kind="play",
-        chosen=card.short,
-        best=best_card.short,
-        loss=round(best_value - values.get(card, best_value), 4),
-        win_loss=None,
-        options=tuple((c.short, round(v, 3)) for c, v in ranked[:5]),
+        chosen=name(card),
+        best=name(best_card),
+        loss=0.0 if is_win else round(loss, 4),
+        win_loss=round(loss, 5) if is_win else None,
+        options=tuple((name(c), round(v, 3)) for c, v, _ in values[:5]),
     )

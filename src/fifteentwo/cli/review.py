@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 from pathlib import Path
 from typing import Any
@@ -11,9 +10,14 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from fifteentwo.analysis.review import GameReview, review_record
+from fifteentwo.actions import Play
+from fifteentwo.analysis.review import GameReview, PlayEvaluator, review_record
+from fifteentwo.app.coach import is_win_value
+from fifteentwo.cards import Card
 from fifteentwo.cli import UsageError
 from fifteentwo.errors import FifteenTwoError, RecordError
+from fifteentwo.game import Observation
+from fifteentwo.players import load_player
 from fifteentwo.records import read_records
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
@@ -37,6 +41,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print the review as JSON")
     parser.add_argument("--plot", metavar="FILE", help="save the win-probability graph (PNG/SVG)")
     parser.add_argument("--deals", action="store_true", help="list every decision of every deal")
+    parser.add_argument(
+        "--no-plays", action="store_true", help="judge discards only (faster: no pegging search)"
+    )
     parser.set_defaults(func=run)
 
 
@@ -72,7 +79,7 @@ def _record_from_history(game: str | None) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """Review one game and print it."""
     record = load_record(args)
-    review = review_record(record, play_evaluator=_expert_evaluator())
+    review = review_record(record, play_evaluator=None if args.no_plays else expert_evaluator())
     if args.plot:
         save_plot(review, Path(args.plot))
     if args.json:
@@ -84,13 +91,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _expert_evaluator() -> Any:
-    """The strongest pegging evaluator available (the expert player's), if any."""
-    try:
-        expert = importlib.import_module("fifteentwo.players.expert")
-    except ImportError:
-        return None
-    return getattr(expert, "play_values", None)
+def expert_evaluator(level: str = "expert") -> PlayEvaluator:
+    """Judge plays by a player's own ranking (the expert's determinized pegging search)."""
+    player = load_player(level, seed=0)
+
+    def evaluate(obs: Observation) -> list[tuple[Card | None, float, bool]]:
+        out: list[tuple[Card | None, float, bool]] = []
+        for hint in player.rank(obs):
+            card = hint.action.card if isinstance(hint.action, Play) else None
+            out.append((card, hint.value, is_win_value(hint)))
+        return out
+
+    return evaluate
 
 
 def print_review(review: GameReview, console: Console, *, every_decision: bool = False) -> None:
