@@ -30,7 +30,13 @@ from fifteentwo.players import (
 )
 from fifteentwo.players.discarding import crib_value, hand_mean, table_discards
 from fifteentwo.players.knowledge import pips_floor, unseen_indices
-from fifteentwo.players.pegging import PegSearch, guess_hands, heuristic_plays, solo_best
+from fifteentwo.players.pegging import (
+    PegSearch,
+    guess_hands,
+    heuristic_plays,
+    sensible_keep,
+    solo_best,
+)
 from fifteentwo.players.position import covered, equity, near_end
 from fifteentwo.players.simple import LEVELS
 from fifteentwo.rules import PRESETS, find_rules
@@ -303,12 +309,12 @@ def test_go_inference_is_never_wrong() -> None:
 def test_guesses_respect_known_cards_and_weights() -> None:
     rng = random.Random(1)
     unseen = list(range(20, 52))
-    guesses = guess_hands(rng, unseen, 3, known=[0], draws=30, beta=0.35)
+    guesses = guess_hands(rng, unseen, 3, known=[0], draws=30, prior=sensible_keep(0.37))
     assert guesses and sum(g.weight for g in guesses) == pytest.approx(1.0)
     for g in guesses:
         assert len(g.cards) == 3 and set(g.cards) <= set(unseen)
         assert g.ranks == tuple(sorted((c >> 2) + 1 for c in g.cards))
-    assert guess_hands(rng, unseen, 0, known=[], draws=30, beta=0.35)[0].ranks == ()
+    assert guess_hands(rng, unseen, 0, known=[], draws=30)[0].ranks == ()
 
 
 def test_unseen_cards_exclude_everything_the_seat_saw() -> None:

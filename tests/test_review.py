@@ -130,3 +130,24 @@ def test_plays_are_judged_with_the_experts_values(
         if d.win_loss is None and d.chosen in values:
             assert d.loss == pytest.approx(values[d.best] - values[d.chosen], abs=2e-3)
     assert not any("plays were not judged" in n for n in review.notes)
+
+
+def test_review_defaults_to_the_last_game_in_the_history(
+    fifteentwo_data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from plain_driver import Answerer, play_in_process
+
+    from fifteentwo.app.options import PlayOptions
+
+    assert main(["review"]) == 2
+    assert "no games in the history" in capsys.readouterr().err
+    options = PlayOptions(variant="short", seed=3, level="greedy", random_cut=True)
+    played = play_in_process(options, fifteentwo_data_dir, Answerer())
+    (row,) = played.history.games()
+    assert main(["review", "--json", "--no-plays"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["players"] == row["record"]["players"]
+    assert list(data["final_scores"]) == row["scores"]
+    assert main(["review", str(row["id"]), "--no-plays"]) == 0
+    assert main(["review", "12345"]) == 2
+    assert "no game with id 12345" in capsys.readouterr().err

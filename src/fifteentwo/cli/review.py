@@ -63,16 +63,23 @@ def load_record(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _record_from_history(game: str | None) -> dict[str, Any]:
-    try:
-        from fifteentwo.app import history
-    except ImportError:  # pragma: no cover - the history ships with the game
-        raise UsageError("no game given, and there is no history of played games") from None
-    finder = getattr(history, "find_record", None)
-    if finder is None:
-        raise UsageError("give a record file to review")
-    record = finder(game)
+    """The newest game in the history, or the one with this id (``cribbage history``)."""
+    from fifteentwo.app.history import History
+
+    if game is not None and not game.isdigit():
+        raise UsageError(f"no such record file or history id: {game!r}")
+    games = History().games()
+    if not games:
+        raise UsageError("no games in the history yet; give a record file to review")
+    if game is None:
+        record = games[0]["record"]
+    else:
+        found = [g for g in games if g["id"] == int(game)]
+        if not found:
+            raise UsageError(f"no game with id {game} in the history")
+        record = found[0]["record"]
     if not isinstance(record, dict):
-        raise RecordError("the history returned no game record")
+        raise RecordError("the history's record of that game is damaged")
     return record
 
 

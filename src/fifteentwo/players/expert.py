@@ -19,7 +19,7 @@ and the observation (`Player.decision_rng`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 
 from fifteentwo.actions import GO, PLAY_ACTIONS, Discard, Phase
@@ -35,8 +35,14 @@ from fifteentwo.players.knowledge import (
     their_plays,
     unseen_indices,
 )
-from fifteentwo.players.pegging import Guess, PegSearch, guess_hands, play_likelihood
-from fifteentwo.players.pegtable import opening_leads, peg_value
+from fifteentwo.players.pegging import (
+    Guess,
+    PegSearch,
+    guess_hands,
+    play_likelihood,
+    sensible_keep,
+)
+from fifteentwo.players.pegtable import keep_likelihood, opening_leads, peg_value
 from fifteentwo.players.position import covered, equity_function, near_end
 from fifteentwo.scoring import hand_total, peg_points_ranks
 
@@ -136,6 +142,18 @@ class ExpertPlayer(Player):
         out.sort(key=lambda x: -x[0])
         return out
 
+    def _prior(self, obs: Observation) -> Callable[[Sequence[int]], float]:
+        """What the opponent's discard tells us about the hand they kept."""
+        rules = obs.rules
+        if rules.hand_size == 6 and self.use_tables:
+            they_deal = obs.dealer != obs.seat
+
+            def table(kept: Sequence[int]) -> float:
+                return keep_likelihood([RANK_OF[c] for c in kept], they_deal)
+
+            return table
+        return sensible_keep(self.beta)
+
     def _draws(self, cards_left: int) -> int:
         return self.draws[min(cards_left, len(self.draws) - 1)]
 
@@ -171,7 +189,7 @@ class ExpertPlayer(Player):
                 their_plays(obs, opp), RANK_OF[obs.starter.index], self.temperature
             )
         guesses = guess_hands(
-            rng, pool, k, known=known, draws=draws, beta=self.beta, likelihood=likelihood
+            rng, pool, k, known=known, draws=draws, prior=self._prior(obs), likelihood=likelihood
         )
         flags = (rules.second_series, rules.optional_play_after_go)
         n = len(guesses)

@@ -235,6 +235,16 @@ class Guess:
     weight: float
 
 
+def sensible_keep(beta: float) -> Callable[[Sequence[int]], float]:
+    """A prior over a player's kept hand (card indices): ``exp(beta * its mean show)``, since
+    a sensible player keeps good hands."""
+
+    def prior(kept: Sequence[int]) -> float:
+        return math.exp(beta * hand_mean(kept, kept)) if len(kept) >= 3 else 1.0
+
+    return prior
+
+
 def guess_hands(
     rng: random.Random,
     unseen: Sequence[int],
@@ -242,17 +252,16 @@ def guess_hands(
     *,
     known: Sequence[int],
     draws: int,
-    beta: float,
+    prior: Callable[[Sequence[int]], float] | None = None,
     likelihood: Callable[[tuple[int, ...]], float] | None = None,
 ) -> list[Guess]:
     """Weighted guesses at an opponent's ``k`` unknown cards, ``known`` being the cards they
     have already played from the same kept hand.
 
     Candidates are drawn uniformly from ``unseen`` (all of them when there are few), weighted
-    by ``exp(beta * mean show value of the whole kept hand)``: a sensible player keeps good
-    hands; ``likelihood`` (of the candidate's cards) multiplies in what else we know, such as
-    how well the hand explains the plays they made. ``draws`` guesses are then drawn by
-    systematic resampling and merged by ranks.
+    by ``prior`` of the whole kept hand (what their discard reveals) times ``likelihood`` of
+    the candidate (what else we know, such as how well it explains the plays they made).
+    ``draws`` guesses are then drawn by systematic resampling and merged by ranks.
     """
     if k <= 0:
         return [Guess((), (), 1.0)]
@@ -267,13 +276,12 @@ def guess_hands(
     weights = []
     base = list(known)
     for cand in candidates:
-        kept = base + list(cand)
-        w = math.exp(beta * hand_mean(kept, kept)) if beta and len(kept) >= 3 else 1.0
+        w = 1.0 if prior is None else prior([*base, *cand])
         if likelihood is not None:
             w *= likelihood(cand)
         weights.append(w)
     total = sum(weights)
-    if total <= 0.0:  # nothing explains what we saw: fall back to the prior
+    if total <= 0.0:  # nothing explains what we saw: fall back to uniform guesses
         weights = [1.0] * len(candidates)
         total = float(len(candidates))
     groups: dict[tuple[int, ...], list[object]] = {}
