@@ -135,9 +135,8 @@ def test_plays_are_judged_with_the_experts_values(
 def test_review_defaults_to_the_last_game_in_the_history(
     fifteentwo_data_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from plain_driver import Answerer, play_in_process
-
     from fifteentwo.app.options import PlayOptions
+    from plain_driver import Answerer, play_in_process
 
     assert main(["review"]) == 2
     assert "no games in the history" in capsys.readouterr().err
