@@ -7,11 +7,12 @@ against `reference_game` below, a deliberately plain, self-contained cribbage lo
 brute-force scoring, no checks, events or observations) timed in the same run, interleaved, best
 of several rounds. The ratio is what to compare across machines.
 
-Goal (issue 4): more than 1,200 games/s where the first engine made 400-450, that is three
-times the first engine. Measured here against the reference, the first engine (commit 4ea177d)
-ran at 0.53x the reference, so the goal is a ratio of about 1.6x. The lean driver (uniform
-random legal actions straight from `Game.legal_actions`, no observations) and record replay are
-reported for information.
+Goal (issue 4): more than 1,200 games/s where the first engine (commit 4ea177d) made 400-450,
+that is about 2.8 times the first engine. Timed against the reference on this project's shared
+2-core machine, that engine ran at 1.03x to 1.08x the reference when the machine was idle
+(1.07x taken here; up to 1.3x under load), so the goal is about 3.0x the reference. The lean
+driver (uniform random legal actions straight from `Game.legal_actions`, no observations) and
+record replay are reported for information.
 
 Run with ``make bench`` or ``python bench/bench_engine.py [--strict]``; ``--strict`` exits 1 if
 the ratio goal is missed.
@@ -33,9 +34,9 @@ from fifteentwo.rules import find_rules
 
 ROUNDS = 7
 GAMES_PER_ROUND = 40
-FIRST_ENGINE_RATIO = 0.53
-"""The first engine's play_game rate over the reference's, measured once (see above)."""
-GOAL_RATIO = 3 * FIRST_ENGINE_RATIO
+FIRST_ENGINE_RATIO = 1.07
+"""The first engine's play_game rate over the reference's, as measured (see above)."""
+GOAL_RATIO = 1200 / 425 * FIRST_ENGINE_RATIO
 
 
 # --- the reference: plain cribbage, written the obvious way ------------------------------------
@@ -201,8 +202,9 @@ def main() -> int:
     ratio = best["play_game + RandomPlayer"] / reference
     met = ratio >= GOAL_RATIO
     print(
-        f"goal: play_game at >= {GOAL_RATIO:.2f}x the reference (3x the first engine's "
-        f"{FIRST_ENGINE_RATIO:.2f}x): {ratio:.2f}x, {'met' if met else 'MISSED'}"
+        f"goal: play_game at >= {GOAL_RATIO:.2f}x the reference (1200/425 times the first "
+        f"engine's {FIRST_ENGINE_RATIO:.2f}x): {ratio:.2f}x, {'met' if met else 'MISSED'}; "
+        f"that is {ratio / FIRST_ENGINE_RATIO:.2f}x the first engine"
     )
     return 1 if strict and not met else 0
 

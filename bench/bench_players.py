@@ -74,8 +74,8 @@ def main() -> int:
         self_play_rate(level, 5, 0)
     rates: dict[str, list[float]] = {"random": [], "standard": []}
     for r in range(args.rounds):
-        for level in rates:
-            rates[level].append(self_play_rate(level, 200, 1000 * r))
+        for level, values in rates.items():
+            values.append(self_play_rate(level, 200, 1000 * r))
     standard, random_ = max(rates["standard"]), max(rates["random"])
     ratio = standard / random_
     print(

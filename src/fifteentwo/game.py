@@ -71,7 +71,8 @@ __all__ = ["Game", "Observation", "find_rules"]
 
 _MAX_CLAIM = 29
 
-# Phases and reasons as module constants: a global load is cheaper than an enum attribute.
+# Phases, reasons and the jack as module constants: reading an enum member off its class costs
+# ten times a global load.
 _CUT_FOR_DEAL = Phase.CUT_FOR_DEAL
 _DEAL = Phase.DEAL
 _DISCARD = Phase.DISCARD
@@ -80,6 +81,14 @@ _PLAY = Phase.PLAY
 _SHOW = Phase.SHOW
 _GAME_OVER = Phase.GAME_OVER
 _PLAY_REASON = Reason.PLAY
+_GO_REASON = Reason.GO
+_LAST_CARD = Reason.LAST_CARD
+_HAND = Reason.HAND
+_CRIB = Reason.CRIB
+_HIS_HEELS = Reason.HIS_HEELS
+_MUGGINS_REASON = Reason.MUGGINS
+_THREE_FOR_LAST = Reason.THREE_FOR_LAST
+_JACK: Final = int(Rank.JACK)
 
 _RANK_OF: Final = tuple(i // 4 + 1 for i in range(52))
 """Rank (1..13) of each card index, as a plain int for `peg_points_ranks`."""
@@ -91,6 +100,8 @@ _MUGGINS: Final = (Muggins(True), Muggins(False))
 _CUTS: Final = tuple(Cut(d) for d in range(53))
 _GO_SAID: Final = tuple(GoSaid(seat) for seat in range(4))
 _COUNT_RESET: Final = tuple(CountReset(seat) for seat in range(4))
+_CARD_PLAYED: Final[dict[int, CardPlayed]] = {}
+"""Each `CardPlayed` made so far, by count, card and seat (at most 32 * 52 * 4 of them)."""
 _DISCARDS: Final[dict[tuple[int, ...], Discard]] = {
     key: Discard(tuple(DECK[i] for i in key)) for k in (1, 2) for key in combinations(range(52), k)
 }
@@ -100,6 +111,7 @@ _new_card_played = fast_constructor(CardPlayed)
 _new_scored = fast_constructor(Scored)
 _new_discarded = fast_constructor(Discarded)
 _new_dealt = fast_constructor(Dealt)
+_new_deal_done = fast_constructor(DealDone)
 _new_deal_hands = fast_constructor(DealHands)
 _new_turn_starter = fast_constructor(TurnStarter)
 _new_starter_turned = fast_constructor(StarterTurned)
@@ -180,14 +192,35 @@ _FAST_RNG = _same_as_the_library()
 _CARD_TYPE: Final = {Card}
 
 
+def _find(cards: list[Card], card: object) -> int:
+    """Where ``card`` is in ``cards`` (-1 if absent), by identity: cards are interned.
+
+    ``in``, `list.index` and `list.remove` compare with ``==``, which for `Card` goes through
+    its Python-level comparison methods: this loop is many times cheaper.
+    """
+    for i, c in enumerate(cards):
+        if c is card:
+            return i
+    return -1
+
+
+def _take(cards: list[Card], card: Card) -> None:
+    """Remove ``card`` (known to be there) from ``cards``; see `_find`."""
+    for i, c in enumerate(cards):
+        if c is card:
+            del cards[i]
+            return
+    raise AssertionError(f"{card} is not there")  # pragma: no cover - checked before
+
+
 def _holds(hand: list[Card], cards: Sequence[Card]) -> bool:
     """Whether ``cards`` are different cards, all in ``hand``."""
     rest = list(hand)
-    try:
-        for card in cards:
-            rest.remove(card)
-    except ValueError:
-        return False
+    for card in cards:
+        i = _find(rest, card)
+        if i < 0:
+            return False
+        del rest[i]
     return True
 
 
@@ -334,7 +367,7 @@ class Game:
         self._n = n
         self._sides = tuple(rules.side_of(s) for s in range(n))
         self._target = rules.target
-        self.phase = Phase.CUT_FOR_DEAL
+        self.phase = _CUT_FOR_DEAL
         self.scores = [0] * rules.sides
         self.match_points = [0] * rules.sides
         self.game_number = 1
@@ -369,8 +402,9 @@ class Game:
         self.shown: list[tuple[int, bool, tuple[Card, ...]]] = []
         self._muggins: tuple[int, int] | None = None  # (opponent seat, missed points)
         self._next_dealer = 0
-        self._sampled: ChanceAction | None = None
-        """The outcome `sample_chance` last drew, if nothing was applied since: known legal."""
+        self._sampled: tuple[ChanceAction | None, int] = (None, 0)
+        """The outcome `sample_chance` last drew, and when (the length of the log then): if
+        nothing was applied since, it is known to be legal."""
         self._out = self.events
         if first_dealer is not None:
             if not 0 <= first_dealer < n:
@@ -464,7 +498,7 @@ class Game:
             raise IllegalActionError(f"{action} is not legal: a chance step is next")
         phase = self.phase
         if isinstance(action, Play) and phase is _PLAY:
-            if action.card not in self.hands[seat]:
+            if _find(self.hands[seat], action.card) < 0:
                 raise IllegalActionError(f"{action.card.short} is not in seat {seat}'s hand")
             if self.count + action.card.pips > 31:
                 raise IllegalActionError(
@@ -480,7 +514,7 @@ class Game:
             if len(cards) != self.rules.discard or len(set(cards)) != len(cards):
                 raise IllegalActionError(f"discard exactly {self.rules.discard} different card(s)")
             for card in cards:
-                if card not in self.hands[seat]:
+                if _find(self.hands[seat], card) < 0:
                     raise IllegalActionError(f"{card.short} is not in seat {seat}'s hand")
             return
         if isinstance(action, Count) and phase is _SHOW and self._muggins is None:
@@ -530,8 +564,6 @@ class Game:
         actor = self._to_move
         if actor is None:
             raise IllegalActionError("the game is over")
-        sampled = self._sampled
-        self._sampled = None
         out: list[Event] = []
         self._out = out
         try:
@@ -539,8 +571,8 @@ class Game:
             # which raises with the reason (or accepts, and the general path applies it).
             if type(action) is Play and self.phase is _PLAY:
                 card = action.card
-                if card not in self.hands[actor] or self.count + card.pips > 31:
-                    self.check_legal(action)
+                if _find(self.hands[actor], card) < 0 or self.count + card.pips > 31:
+                    self.check_legal(action)  # raises
                 self.log.append((actor, action))
                 self._play(actor, card)
             elif type(action) is Discard and self.phase is _DISCARD:
@@ -550,7 +582,8 @@ class Game:
                 self.log.append((actor, action))
                 self._discard(actor, cards)
             elif isinstance(action, DealHands | TurnStarter | DrawForDeal):
-                if action is not sampled:  # `sample_chance` made it for this very state
+                sampled = self._sampled  # made by `sample_chance` for this very state?
+                if action is not sampled[0] or len(self.log) != sampled[1]:
                     self._check_chance(action)
                 self.log.append((actor, action))
                 if type(action) is DealHands:
@@ -599,7 +632,7 @@ class Game:
             outcome = DrawForDeal(len(self._cuts), deck[rng.randint(4, len(deck) - 4)])
         else:
             raise IllegalActionError(f"no chance step in the {phase.value} phase")
-        self._sampled = outcome
+        self._sampled = (outcome, len(self.log))
         return outcome
 
     def _check_chance(self, action: ChanceAction) -> None:
@@ -625,12 +658,12 @@ class Game:
         elif type(action) is TurnStarter:
             if self.phase is not _STARTER:
                 raise IllegalActionError("not time to turn the starter")
-            if action.card not in self.stock:
+            if _find(self.stock, action.card) < 0:
                 raise IllegalActionError(f"{action.card.short} is not in the stock")
         elif type(action) is DrawForDeal:
             if self.phase is not _CUT_FOR_DEAL or action.seat != len(self._cuts):
                 raise IllegalActionError(f"not seat {action.seat}'s cut for deal now")
-            if action.card not in self._cut_deck:
+            if _find(self._cut_deck, action.card) < 0:
                 raise IllegalActionError(f"{action.card.short} was already drawn")
         else:
             raise IllegalActionError(f"{action} is not a chance outcome")
@@ -656,13 +689,13 @@ class Game:
     # --- the cut for deal ----------------------------------------------------------------------
 
     def _begin_cut_for_deal(self) -> None:
-        self.phase = Phase.CUT_FOR_DEAL
+        self.phase = _CUT_FOR_DEAL
         self._cut_deck = list(DECK)
         shuffle(self.rng, self._cut_deck)
         self._cuts = []
 
     def _draw_for_deal(self, seat: int, card: Card) -> None:
-        self._cut_deck.remove(card)
+        _take(self._cut_deck, card)
         self._cuts.append((seat, card))
         if len(self._cuts) < self._n:
             return
@@ -680,10 +713,10 @@ class Game:
     def _start_game(self, dealer: int) -> None:
         self.dealer = dealer
         self.scores = [0] * self.rules.sides
-        self.phase = Phase.DEAL
+        self.phase = _DEAL
         if self.rules.three_for_last:
             try:
-                self._score(self.pone, self.rules.three_for_last, Reason.THREE_FOR_LAST)
+                self._score(self.pone, self.rules.three_for_last, _THREE_FOR_LAST)
             except _GameEnded:  # pragma: no cover - a target of 3 is rejected by Rules
                 raise AssertionError("three for last cannot win") from None
 
@@ -710,35 +743,35 @@ class Game:
         self._show = []
         self.shown = []
         self._muggins = None
-        self.phase = Phase.DISCARD
+        self.phase = _DISCARD
         self._out.append(_new_dealt(self.dealer, tuple(self.dealt), len(action.pack)))
 
     def _discard(self, seat: int, cards: tuple[Card, ...]) -> None:
         hand = self.hands[seat]
         for card in cards:
-            hand.remove(card)
+            _take(hand, card)
         cards = tuple(cards)
         self.discards[seat] = cards
         self.kept[seat] = tuple(hand)
         self.crib += cards
         self._out.append(_new_discarded(seat, cards, len(cards)))
         if None not in self.discards:
-            self.phase = Phase.STARTER
+            self.phase = _STARTER
 
     def _turn_starter(self, card: Card, depth: int | None) -> None:
         self.starter = card
-        self.stock.remove(card)
+        _take(self.stock, card)
         pone = (self.dealer + 1) % self._n
         self._out.append(_new_starter_turned(card, pone, depth))
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.turn = pone
-        if _RANK_OF[card.index] == Rank.JACK:
-            self._score(self.dealer, HIS_HEELS_POINTS, Reason.HIS_HEELS, (card,))
+        if _RANK_OF[card.index] == _JACK:
+            self._score(self.dealer, HIS_HEELS_POINTS, _HIS_HEELS, (card,))
 
     # --- the play ------------------------------------------------------------------------------
 
     def _play(self, seat: int, card: Card) -> None:
-        self.hands[seat].remove(card)
+        _take(self.hands[seat], card)
         pile = self.pile
         pile.append(card)
         ranks = self._pile_ranks
@@ -747,7 +780,11 @@ class Game:
         self.count = count
         self.played.append((seat, card))
         self.last_player = seat
-        self._out.append(_new_card_played(seat, card, count))
+        key = (count * 52 + card.index) * 4 + seat
+        event = _CARD_PLAYED.get(key)
+        if event is None:
+            event = _CARD_PLAYED[key] = _new_card_played(seat, card, count)
+        self._out.append(event)
         if len(ranks) > 1:  # a lone card cannot score: it counts at most 10
             points = peg_points_ranks(ranks, count)
             if points:
@@ -796,9 +833,9 @@ class Game:
         cards_left = any(hands)
         if self.count != 31:
             if cards_left:
-                self._score(last, GO_POINTS, Reason.GO)
+                self._score(last, GO_POINTS, _GO_REASON)
             else:
-                self._score(last, LAST_CARD_POINTS, Reason.LAST_CARD)
+                self._score(last, LAST_CARD_POINTS, _LAST_CARD)
         if not cards_left or not self.rules.second_series:
             self._begin_show()
             return
@@ -813,7 +850,7 @@ class Game:
 
     def _begin_show(self) -> None:
         n = self._n
-        self.phase = Phase.SHOW
+        self.phase = _SHOW
         self._show = [((self.dealer + i) % n, False) for i in range(1, n + 1)]
         self._show.append((self.dealer, True))
         self._run_show()
@@ -859,7 +896,7 @@ class Game:
             _new_hand_counted(seat, cards, starter, crib, total, claimed, self.rules.nobs_in_crib)
         )
         if claimed:
-            self._score(seat, claimed, Reason.CRIB if crib else Reason.HAND, cards)
+            self._score(seat, claimed, _CRIB if crib else _HAND, cards)
 
     def _claim(self, points: int) -> None:
         seat, crib = self._show[0]
@@ -877,7 +914,7 @@ class Game:
         self._muggins = None
         self._show.pop(0)
         if take:
-            self._score(opponent, missed, Reason.MUGGINS)
+            self._score(opponent, missed, _MUGGINS_REASON)
         self._run_show()
 
     @property
@@ -886,9 +923,9 @@ class Game:
         return None if self._muggins is None else self._muggins[1]
 
     def _end_deal(self) -> None:
-        self._out.append(DealDone(tuple(self.scores)))
+        self._out.append(_new_deal_done(tuple(self.scores)))
         self.dealer = self.pone
-        self.phase = Phase.DEAL
+        self.phase = _DEAL
 
     # --- scoring and the end of a game ---------------------------------------------------------
 
@@ -916,7 +953,7 @@ class Game:
         if self.match_points[winner] >= rules.match_games // 2 + 1:
             self.winner = winner
             self._out.append(MatchOver(winner, tuple(self.match_points)))
-            self.phase = Phase.GAME_OVER
+            self.phase = _GAME_OVER
             return
         # The loser (the lowest score, nearest the old dealer's left) deals the next game.
         n = self._n

@@ -38,10 +38,11 @@ from fifteentwo.actions import (
     Scored,
     StarterTurned,
     TurnStarter,
+    fast_constructor,
 )
 from fifteentwo.cards import DECK, Card
 from fifteentwo.errors import FifteenTwoError, RecordError
-from fifteentwo.game import Game
+from fifteentwo.game import _DISCARDS, _INDEX, Game
 from fifteentwo.rules import Rules
 
 __all__ = [
@@ -62,6 +63,18 @@ _SHORT: Final = tuple(c.short for c in DECK)
 """The record spelling of each card, by index (`Card.short` is a property: slower)."""
 _BY_SHORT: Final = dict(zip(_SHORT, DECK, strict=True))
 _REASON_TEXT: Final = {reason: reason.value for reason in Reason}
+_DISCARD: Final = Phase.DISCARD  # (reading an enum member off its class is slow)
+_new_deal_hands = fast_constructor(DealHands)
+_new_turn_starter = fast_constructor(TurnStarter)
+_DISCARD_OF: Final = _DISCARDS
+"""The engine's shared `Discard` actions, by card indices (frozen values: no need for new ones)."""
+
+
+def _card_indices(cards: tuple[Card, ...]) -> tuple[int, ...]:
+    return tuple(map(_INDEX, cards))
+
+
+_PLAY: Final = Phase.PLAY
 
 
 def _cards(cards: Iterable[Card]) -> list[str]:
@@ -82,11 +95,15 @@ def game_record(game: Game, players: Sequence[str] | None = None) -> dict[str, A
     play: list[list[Any]] = []
     game_number = 1
     pre_deal_points: list[dict[str, Any]] = []
-    # Exact types, most frequent first: this runs once per event of every game recorded.
-    for event in game.events:
-        if type(event) is CardPlayed:
-            play.append([event.seat, _SHORT[event.card.index]])
-        elif type(event) is Scored:
+    # Exact types, most frequent first: this runs once per event of every game recorded (and
+    # twice per replay), so the events are taken as Any rather than narrowed one by one.
+    short = _SHORT
+    events: list[Any] = game.events
+    for event in events:
+        kind = type(event)
+        if kind is CardPlayed:
+            play.append([event.seat, short[event.card.index]])
+        elif kind is Scored:
             entry = {
                 "seat": event.seat,
                 "points": event.points,
@@ -97,9 +114,9 @@ def game_record(game: Game, players: Sequence[str] | None = None) -> dict[str, A
                 pre_deal_points.append(entry)  # three for last, before the first deal of a game
             else:
                 deal["points"].append(entry)
-        elif type(event) is GoSaid:
+        elif kind is GoSaid:
             play.append([event.seat, "go"])
-        elif type(event) is HandCounted:
+        elif kind is HandCounted:
             if event.crib:
                 deal["crib"] = _cards(event.cards)
             deal["counts"].append(
@@ -110,9 +127,9 @@ def game_record(game: Game, players: Sequence[str] | None = None) -> dict[str, A
                     "claimed": event.claimed,
                 }
             )
-        elif type(event) is Discarded:
+        elif kind is Discarded:
             deal["discards"][event.seat] = _cards(event.cards or ())
-        elif type(event) is Dealt:
+        elif kind is Dealt:
             play = []
             deal = {
                 "game": game_number,
@@ -130,12 +147,12 @@ def game_record(game: Game, players: Sequence[str] | None = None) -> dict[str, A
             }
             pre_deal_points = []
             deals.append(deal)
-        elif type(event) is StarterTurned:
-            deal["starter"] = _SHORT[event.card.index]
+        elif kind is StarterTurned:
+            deal["starter"] = short[event.card.index]
             deal["cut_depth"] = event.depth
-        elif type(event) is DealDone:
+        elif kind is DealDone:
             deal["scores_after"] = list(event.scores)
-        elif type(event) is GameOver:
+        elif kind is GameOver:
             if deal["scores_after"] is None:
                 deal["scores_after"] = list(event.scores)
             games.append(
@@ -148,8 +165,8 @@ def game_record(game: Game, players: Sequence[str] | None = None) -> dict[str, A
                 }
             )
             game_number += 1
-        elif type(event) is DealerChosen:
-            cut_rounds.append([[seat, _SHORT[card.index]] for seat, card in event.cuts])
+        elif kind is DealerChosen:
+            cut_rounds.append([[seat, short[card.index]] for seat, card in event.cuts])
     packs: list[list[str]] = []
     muggins: list[bool] = []
     for actor, action in game.log:
@@ -347,28 +364,30 @@ class _Replayer:
         where = self.stage
         hands = tuple(_card_tuple(h, where) for h in deal["hands"])
         pack = _card_tuple(deal.get("pack", []), where)
-        self.step(DealHands(hands, pack))
+        self.step(_new_deal_hands(hands, pack))
         n = game.rules.players
         for i in range(1, n + 1):
             seat = (game.dealer + i) % n
-            if not _in_phase(game, Phase.DISCARD):  # over, or the next game began
+            if not _in_phase(game, _DISCARD):  # over, or the next game began
                 return
             self.stage = f"deal {game.deal_number}, seat {seat}'s discard"
             cards = _card_tuple(deal["discards"][seat], self.stage)
             if not cards and game.rules.discard:
                 return  # not laid away yet: a record saved during the discards ends here
-            self.step(Discard(cards))
+            self.step(_DISCARD_OF.get(_card_indices(cards)) or Discard(cards))
         if deal.get("starter") is None or game.is_over:
             return
         self.stage = f"deal {game.deal_number}, the starter"
         depth = deal.get("cut_depth")
         self.step(
-            TurnStarter(_card(deal["starter"], self.stage), None if depth is None else int(depth))
+            _new_turn_starter(
+                _card(deal["starter"], self.stage), None if depth is None else int(depth)
+            )
         )
         self.stage = "play"
         apply = game.apply
         for index, (seat, what) in enumerate(deal.get("play", []), 1):
-            if not _in_phase(game, Phase.PLAY):  # over, or the next game began
+            if not _in_phase(game, _PLAY):  # over, or the next game began
                 break
             self.item = index
             if what == "go":

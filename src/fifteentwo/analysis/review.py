@@ -23,13 +23,13 @@ from typing import Any, Final
 
 from fifteentwo.actions import (
     CHANCE,
-    Phase,
     DealDone,
     DealerChosen,
     Dealt,
     Discard,
     GameOver,
     HandCounted,
+    Phase,
     Play,
 )
 from fifteentwo.analysis.discard import analyze_discard

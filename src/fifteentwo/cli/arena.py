@@ -23,7 +23,7 @@ def register(subparsers: Any) -> None:
         help="play computer players against each other and compare them",
         description=(
             "Play a match between two computer players (levels such as novice, standard, "
-            "expert, or module:Class for your own bot) and report wins with a 95%% confidence "
+            "expert, or module:Class for your own bot) and report wins with a 95% confidence "
             "interval, points, skunks, game points and the first dealer's win rate. "
             "Example: cribbage arena --a expert --b standard --games 2000 --duplicate --jobs 2"
         ),

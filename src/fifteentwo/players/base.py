@@ -47,6 +47,9 @@ class Hint:
     why: str
 
 
+_PLAY, _DISCARD, _SHOW = Phase.PLAY, Phase.DISCARD, Phase.SHOW  # (enum attributes are slow)
+
+
 class Player:
     """Base class of computer players; deterministic given its seed."""
 
@@ -99,12 +102,12 @@ class Player:
     def choose(self, obs: Observation) -> Action:
         """The action for the decision in ``obs`` (dispatches on the phase)."""
         phase = obs.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             card = self.choose_play(obs)
             return GO if card is None else PLAY_ACTIONS[card.index]
-        if phase is Phase.DISCARD:
+        if phase is _DISCARD:
             return Discard(tuple(sorted(self.choose_discard(obs))))
-        if phase is Phase.SHOW:
+        if phase is _SHOW:
             if obs.pending_claim is not None:
                 return Muggins(self.choose_muggins(obs))
             return Count(self.choose_count(obs))

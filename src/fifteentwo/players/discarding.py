@@ -224,6 +224,7 @@ def table_discards(
     out.sort(key=lambda x: (-x[0], x[1]))
     return out
 
+
 if __name__ == "__main__":  # pragma: no cover - regenerating the data is done by hand
     from pathlib import Path
 

@@ -6,7 +6,8 @@ games). Near the end of a game covered by an equity table, discards are ranked b
 probability of winning instead (`fifteentwo.players.position`).
 
 Pegging, two players: for each card, the rest of the play is searched exactly
-(`fifteentwo.players.pegging.PegSearch`) against weighted guesses at the opponent's unseen cards:
+(`fifteentwo.players.pegging.ModelSearch`, the opponent replying as a sensible player who cannot
+see our hand) against weighted guesses at the opponent's unseen cards:
 drawn from the cards we cannot see, restricted by the goes they have said, and weighted by how
 good a hand a sensible player would have kept (what their discard reveals). Far from the end the
 value is the expected pegging difference; near it, the probability of winning, so that pegging
@@ -20,6 +21,7 @@ and the observation (`Player.decision_rng`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 
 from fifteentwo.actions import GO, PLAY_ACTIONS, Discard, Phase
@@ -37,7 +39,7 @@ from fifteentwo.players.knowledge import (
 )
 from fifteentwo.players.pegging import (
     Guess,
-    PegSearch,
+    ModelSearch,
     guess_hands,
     play_likelihood,
     sensible_keep,
@@ -63,7 +65,9 @@ class ExpertPlayer(Player):
     """Weight of a guessed hand's show value in its likelihood (a sensible keep)."""
     draws: tuple[int, ...] = (64, 64, 64, 56, 48, 40, 32, 24, 24)
     """Guesses at the opponent's hand by the number of cards both players still hold."""
-    temperature = 0.6
+    proposals = 400
+    """Candidate hands drawn before weighting (the prior keeps the likeliest for the rest)."""
+    temperature = 0.3
     """Softmax temperature (points) of the model that weighs guesses by how well they explain
     the opponent's plays so far; 0 turns that inference off."""
     peg_weight = 1.0
@@ -167,20 +171,42 @@ class ExpertPlayer(Player):
             leads = opening_leads(h0)
             if leads is not None:
                 why = "opening lead: {:+.2f} expected net pegging (lead table)"
-                return self._choices(playable, {r: v for r, v in leads.items()}, why)
+                return self._choices(playable, dict(leads), why)
         passed = (1 if obs.passed[me] else 0) | (2 if obs.passed[opp] else 0)
         last = -1
         if obs.pile and obs.played:
             last = 0 if obs.played[-1][0] == me else 1
+        guesses = self.guesses(obs, endgame=endgame)
+        n = len(guesses)
+        state = _Root(h0, pile, obs.count, passed, last)
+        if endgame:
+            wins = self._values(obs, guesses, state, wins=True)
+            best = max(wins.values())
+            if sum(1 for v in wins.values() if v >= best - 1e-9) == 1:
+                return self._choices(playable, wins, f"wins {{:.1%}} ({n} guesses at their hand)")
+            # Several choices win equally often (often all or none): the points decide.
+            points = self._values(obs, guesses, state, wins=False)
+            return self._choices(
+                playable, wins, f"wins {{:.1%}} ({n} guesses at their hand)", tie=points
+            )
+        points = self._values(obs, guesses, state, wins=False)
+        return self._choices(
+            playable, points, f"{{:+.2f}} expected net pegging ({n} guesses at their hand)"
+        )
+
+    def guesses(self, obs: Observation, *, endgame: bool = False) -> list[Guess]:
+        """Weighted guesses at the opponent's unplayed cards (two-player play): drawn from the
+        cards we cannot see, none below what their goes allow, weighted by what their discard
+        reveals (`_prior`) and by how well they explain the cards they have played."""
+        rules = obs.rules
+        opp = 1 - obs.seat
         k = obs.hand_sizes[opp]
         unseen = unseen_indices(obs)
         floor = pips_floor(obs, opp) if not rules.optional_play_after_go else 1
         pool = [c for c in unseen if PIPS[RANK_OF[c]] >= floor]
         if len(pool) < k:
             pool = unseen
-        known = [c.index for c in played_by(obs, opp)]
-        rng = self.decision_rng(obs)
-        draws = self._draws(len(h0) + k)
+        draws = self._draws(len(obs.hand) + k)
         if endgame:
             draws = max(8, draws * 2 // 3)
         likelihood = None
@@ -188,45 +214,52 @@ class ExpertPlayer(Player):
             likelihood = play_likelihood(
                 their_plays(obs, opp), RANK_OF[obs.starter.index], self.temperature
             )
-        guesses = guess_hands(
-            rng, pool, k, known=known, draws=draws, prior=self._prior(obs), likelihood=likelihood
-        )
-        flags = (rules.second_series, rules.optional_play_after_go)
-        n = len(guesses)
-        if endgame:
-            wins = self._win_values(
-                obs, guesses, h0=h0, pile=pile, passed=passed, last=last, flags=flags
-            )
-            best = max(wins.values())
-            tied = [r for r, v in wins.items() if v >= best - 1e-9]
-            if len(tied) == 1:
-                return self._choices(playable, wins, f"wins {{:.1%}} ({n} guesses at their hand)")
-            # Several choices win equally often (often all or none): the points decide.
-            points = self._point_values(guesses, h0, pile, obs.count, passed, last, flags)
-            out = self._choices(
-                playable, wins, f"wins {{:.1%}} ({n} guesses at their hand)", tie=points
-            )
-            return out
-        points = self._point_values(guesses, h0, pile, obs.count, passed, last, flags)
-        return self._choices(
-            playable, points, f"{{:+.2f}} expected net pegging ({n} guesses at their hand)"
+        return guess_hands(
+            self.decision_rng(obs),
+            pool,
+            k,
+            known=[c.index for c in played_by(obs, opp)],
+            draws=draws,
+            prior=self._prior(obs),
+            likelihood=likelihood,
+            proposals=self.proposals,
         )
 
-    @staticmethod
-    def _point_values(  # noqa: PLR0917 - the search's state, in its order
-        guesses: list[Guess],
-        h0: tuple[int, ...],
-        pile: tuple[int, ...],
-        count: int,
-        passed: int,
-        last: int,
-        flags: tuple[bool, bool],
+    def _values(
+        self, obs: Observation, guesses: list[Guess], root: _Root, *, wins: bool
     ) -> dict[int, float]:
-        """Expected pegging difference of each choice over the guesses."""
-        search = PegSearch(second_series=flags[0], optional_go=flags[1])
+        """Each choice's value averaged over the guesses: expected net pegging, or with
+        ``wins`` the probability of winning (the play, then the show in order)."""
+        rules = obs.rules
+        starter = obs.starter
+        assert starter is not None
+        me = obs.seat
+        # What the opponent cannot see, apart from its own hand: all but the played cards and
+        # the starter (our hand and both discards among them).
+        counts = [4] * 14
+        for _, c in obs.played:
+            counts[RANK_OF[c.index]] -= 1
+        counts[RANK_OF[starter.index]] -= 1
+        seen = len(obs.played) + 1
+        scores = (obs.scores[me], obs.scores[1 - me])
+        leaves = _Leaves(obs) if wins else None
         totals: dict[int, float] = {}
         for g in guesses:
-            for r, v in search.root(h0, g.ranks, pile, count, passed, last).items():
+            theirs = list(counts)
+            for r in g.ranks:
+                theirs[r] -= 1
+            search = ModelSearch(
+                counts=theirs,
+                unseen=52 - seen - len(g.ranks),
+                target=rules.target if leaves else None,
+                leaf=leaves.leaf(g) if leaves else None,
+                second_series=rules.second_series,
+                optional_go=rules.optional_play_after_go,
+            )
+            values = search.root(
+                root.hand, g.ranks, root.pile, root.count, root.passed, root.last, scores
+            )
+            for r, v in values.items():
                 totals[r] = totals.get(r, 0.0) + g.weight * v
         return totals
 
@@ -249,63 +282,6 @@ class ExpertPlayer(Player):
         out.sort(key=lambda x: (-x[0], -x[1], 99 if x[2] is None else x[2].index))
         return [(v, card, why) for v, _, card, why in out]
 
-    def _win_values(
-        self,
-        obs: Observation,
-        guesses: list[Guess],
-        *,
-        h0: tuple[int, ...],
-        pile: tuple[int, ...],
-        passed: int,
-        last: int,
-        flags: tuple[bool, bool],
-    ) -> dict[int, float]:
-        """P(win) of each choice: the play searched to the end, then the show in order."""
-        rules = obs.rules
-        starter = obs.starter
-        assert starter is not None
-        me = obs.seat
-        dealer = obs.dealer == me
-        target = rules.target
-        value_of = equity_function(rules)
-        mine = hand_total([c.index for c in obs.kept], starter.index)
-        crib = _crib_distribution(obs)
-        known = [c.index for c in played_by(obs, 1 - me)]
-        scores = (obs.scores[me], obs.scores[1 - me])
-        totals: dict[int, float] = {}
-        for g in guesses:
-            theirs = hand_total([*known, *g.cards], starter.index)
-
-            def leaf(s0: int, s1: int, theirs: int = theirs) -> float:
-                # The show: the pone's hand, the dealer's hand, then the crib.
-                if dealer:
-                    s1 += theirs
-                    if s1 >= target:
-                        return 0.0
-                    s0 += mine
-                    if s0 >= target:
-                        return 1.0
-                    return sum(
-                        p * (1.0 if s0 + x >= target else value_of(s0 + x, s1, False))
-                        for x, p in crib
-                    )
-                s0 += mine
-                if s0 >= target:
-                    return 1.0
-                s1 += theirs
-                if s1 >= target:
-                    return 0.0
-                return sum(
-                    p * (0.0 if s1 + x >= target else value_of(s0, s1 + x, True)) for x, p in crib
-                )
-
-            search = PegSearch(
-                second_series=flags[0], optional_go=flags[1], target=target, leaf=leaf
-            )
-            for r, v in search.root(h0, g.ranks, pile, obs.count, passed, last, scores).items():
-                totals[r] = totals.get(r, 0.0) + g.weight * v
-        return totals
-
     def choose_play(self, obs: Observation) -> Card | None:
         return self.play_options(obs)[0][1]
 
@@ -323,6 +299,63 @@ class ExpertPlayer(Player):
                 for value, card, why in self.play_options(obs)
             ]
         return super().rank(obs)
+
+
+@dataclass(frozen=True, slots=True)
+class _Root:
+    """The play as the search starts it: our ranks, the pile, the count, goes, last player."""
+
+    hand: tuple[int, ...]
+    pile: tuple[int, ...]
+    count: int
+    passed: int
+    last: int
+
+
+class _Leaves:
+    """The end of the play in the win-probability search: the show in its order (the pone's
+    hand, the dealer's hand, the crib), then the position's equity with the deal passing."""
+
+    def __init__(self, obs: Observation) -> None:
+        starter = obs.starter
+        assert starter is not None
+        self.starter = starter.index
+        self.dealer = obs.dealer == obs.seat
+        self.target = obs.rules.target
+        self.equity = equity_function(obs.rules)
+        self.mine = hand_total([c.index for c in obs.kept], starter.index)
+        self.crib = _crib_distribution(obs)
+        self.known = [c.index for c in played_by(obs, 1 - obs.seat)]
+
+    def leaf(self, guess: Guess) -> Callable[[int, int], float]:
+        """The leaf value for one guess at the opponent's cards (their show depends on it)."""
+        theirs = hand_total([*self.known, *guess.cards], self.starter)
+        mine, crib, target, equity = self.mine, self.crib, self.target, self.equity
+        if self.dealer:
+
+            def as_dealer(s0: int, s1: int) -> float:
+                s1 += theirs
+                if s1 >= target:
+                    return 0.0
+                s0 += mine
+                if s0 >= target:
+                    return 1.0
+                return sum(
+                    p * (1.0 if s0 + x >= target else equity(s0 + x, s1, False)) for x, p in crib
+                )
+
+            return as_dealer
+
+        def as_pone(s0: int, s1: int) -> float:
+            s0 += mine
+            if s0 >= target:
+                return 1.0
+            s1 += theirs
+            if s1 >= target:
+                return 0.0
+            return sum(p * (0.0 if s1 + x >= target else equity(s0, s1 + x, True)) for x, p in crib)
+
+        return as_pone
 
 
 def _crib_distribution(obs: Observation) -> list[tuple[int, float]]:

@@ -235,6 +235,26 @@ class Guess:
     weight: float
 
 
+def _resample(
+    rng: random.Random, items: list[tuple[int, ...]], weights: list[float], n: int
+) -> list[tuple[int, ...]]:
+    """``n`` items drawn by systematic resampling (in proportion to ``weights``)."""
+    total = sum(weights)
+    if total <= 0.0:
+        weights = [1.0] * len(items)
+        total = float(len(items))
+    step = total / n
+    point = rng.random() * step
+    acc = 0.0
+    out: list[tuple[int, ...]] = []
+    for item, w in zip(items, weights, strict=True):
+        acc += w
+        while point < acc and len(out) < n:
+            out.append(item)
+            point += step
+    return out
+
+
 def sensible_keep(beta: float) -> Callable[[Sequence[int]], float]:
     """A prior over a player's kept hand (card indices): ``exp(beta * its mean show)``, since
     a sensible player keeps good hands."""
@@ -254,6 +274,7 @@ def guess_hands(
     draws: int,
     prior: Callable[[Sequence[int]], float] | None = None,
     likelihood: Callable[[tuple[int, ...]], float] | None = None,
+    proposals: int = 0,
 ) -> list[Guess]:
     """Weighted guesses at an opponent's ``k`` unknown cards, ``known`` being the cards they
     have already played from the same kept hand.
@@ -262,24 +283,28 @@ def guess_hands(
     by ``prior`` of the whole kept hand (what their discard reveals) times ``likelihood`` of
     the candidate (what else we know, such as how well it explains the plays they made).
     ``draws`` guesses are then drawn by systematic resampling and merged by ranks.
+    ``proposals`` candidates are drawn (at least three per guess); with a likelihood, the prior
+    first resamples them down to three per guess.
     """
     if k <= 0:
         return [Guess((), (), 1.0)]
+    proposals = max(proposals, 3 * draws)
     pool = list(unseen)
     candidates: list[tuple[int, ...]]
-    if math.comb(len(pool), k) <= 3 * draws:
+    base = list(known)
+    if math.comb(len(pool), k) <= proposals:
         from itertools import combinations
 
         candidates = list(combinations(pool, k))
     else:
-        candidates = [tuple(sorted(rng.sample(pool, k))) for _ in range(3 * draws)]
-    weights = []
-    base = list(known)
-    for cand in candidates:
-        w = 1.0 if prior is None else prior([*base, *cand])
-        if likelihood is not None:
-            w *= likelihood(cand)
-        weights.append(w)
+        candidates = [tuple(sorted(rng.sample(pool, k))) for _ in range(proposals)]
+    weights = [1.0 if prior is None else prior([*base, *cand]) for cand in candidates]
+    if likelihood is not None and len(candidates) > 3 * draws:
+        # Two stages: the cheap prior picks the candidates worth the likelihood's cost.
+        candidates = _resample(rng, candidates, weights, 3 * draws)
+        weights = [1.0] * len(candidates)
+    if likelihood is not None:
+        weights = [w * likelihood(cand) for cand, w in zip(candidates, weights, strict=True)]
     total = sum(weights)
     if total <= 0.0:  # nothing explains what we saw: fall back to uniform guesses
         weights = [1.0] * len(candidates)
@@ -288,15 +313,7 @@ def guess_hands(
     if len(candidates) <= draws:
         picks = [(cand, w / total) for cand, w in zip(candidates, weights, strict=True)]
     else:
-        step = total / draws
-        point = rng.random() * step
-        acc = 0.0
-        picks = []
-        for cand, w in zip(candidates, weights, strict=True):
-            acc += w
-            while point < acc:
-                picks.append((cand, 1.0 / draws))
-                point += step
+        picks = [(cand, 1.0 / draws) for cand in _resample(rng, candidates, weights, draws)]
     for cand, w in picks:
         key = tuple(sorted((c >> 2) + 1 for c in cand))
         entry = groups.get(key)
@@ -385,12 +402,10 @@ def points_solver(second_series: bool, optional_go: bool) -> PointsSolver:
                 v = solve(a, b, npile, c, nxt, np_, turn) if nxt >= 0 else end(a, b, turn, c)
             if turn:
                 v -= pts
-                if v < best:
-                    best = v
+                best = min(best, v)
             else:
                 v += pts
-                if v > best:
-                    best = v
+                best = max(best, v)
         if optional_go and passed:
             v = end(h0, h1, last, count)
             if (v < best) if turn else (v > best):
@@ -631,10 +646,14 @@ class ModelSearch:
     Player 0 (the searcher) chooses the best card at each of its turns, knowing the guessed
     opponent hand; player 1 plays what a sensible player would (`heuristic_plays`, from what
     *it* can see: our cards are unknown to it, so it judges its replies by the unseen ranks).
-    Unlike minimax, this does not assume an opponent who knows our hand: traps (leading from a
-    pair, a run left open) pay as they do against real players. ``counts`` are the ranks the
-    opponent cannot see at the root (our hand among them) and ``unseen`` their number.
-    The value is player 0's pegging minus player 1's.
+    Unlike minimax, this does not credit the opponent with knowing our hand, so traps (leading
+    from a pair, a run left open) pay as they do against real players. ``counts`` are the
+    ranks the opponent cannot see at the root (our hand among them) and ``unseen`` their
+    number.
+
+    Without a ``target`` the value is player 0's pegging minus player 1's. With one it is
+    player 0's win probability: reaching the target in the play wins at once, and ``leaf``
+    values the scores at the end of the play.
     """
 
     def __init__(
@@ -644,26 +663,34 @@ class ModelSearch:
         unseen: int,
         second_series: bool = True,
         optional_go: bool = False,
+        target: int | None = None,
+        leaf: Leaf | None = None,
     ) -> None:
         self.counts = list(counts)
         self.unseen = unseen
         self.second_series = second_series
         self.optional_go = optional_go
+        self.target = target if target is not None else 1 << 30
+        self.leaf = leaf
+        self.wins = target is not None
         self._memo: dict[tuple[object, ...], float] = {}
+        self._root_h0: tuple[int, ...] = ()
 
     def _their_choice(
         self, h0: tuple[int, ...], h1: tuple[int, ...], pile: tuple[int, ...], count: int
     ) -> int:
         counts = self.counts
-        if len(h0) != self._root_size:
+        gone = len(self._root_h0) - len(h0)
+        if gone:
             # Cards we have played since the root are no longer unseen to them.
             counts = list(counts)
             for r in self._root_h0:
                 counts[r] -= 1
             for r in h0:
                 counts[r] += 1
-        unseen = self.unseen - (self._root_size - len(h0))
-        plays = heuristic_plays(h1, pile, count, counts=counts, unseen=unseen, k=len(h0))
+        plays = heuristic_plays(
+            h1, pile, count, counts=counts, unseen=self.unseen - gone, k=len(h0)
+        )
         return plays[0][0]
 
     def root(  # noqa: PLR0917 - the search's state, in its order
@@ -674,19 +701,20 @@ class ModelSearch:
         count: int,
         passed: int,
         last: int,
+        scores: tuple[int, int] = (0, 0),
     ) -> dict[int, float]:
         """Value of each choice of player 0 (to move): rank -> value, 0 for a legal go."""
         self._root_h0 = h0
-        self._root_size = len(h0)
         self._memo.clear()
+        s0, s1 = scores
         out: dict[int, float] = {}
         limit = 31 - count
         for i, r in enumerate(h0):
             if r in out or PIPS[r] > limit:
                 continue
-            out[r] = self._after(h0[:i] + h0[i + 1 :], h1, pile, count, 0, passed, r)
+            out[r] = self._after(h0[:i] + h0[i + 1 :], h1, pile, count, 0, passed, r, s0, s1)
         if self.optional_go and passed:
-            out[0] = self._end(h0, h1, last, count)
+            out[0] = self._end(h0, h1, last, count, s0, s1)
         return out
 
     def _after(  # noqa: PLR0917 - the search's hot path
@@ -698,13 +726,25 @@ class ModelSearch:
         turn: int,
         passed: int,
         r: int,
+        s0: int,
+        s1: int,
     ) -> float:
         """``turn`` plays rank ``r`` (already out of its hand): its points and what follows."""
         npile = (*pile, r)
         c = count + PIPS[r]
         pts = peg_points_ranks(npile, c)
+        wins = self.wins
+        if wins and pts:
+            if turn:
+                s1 += pts
+                if s1 >= self.target:
+                    return 0.0
+            else:
+                s0 += pts
+                if s0 >= self.target:
+                    return 1.0
         if c == 31:
-            v = self._end(a, b, turn, 31)
+            v = self._end(a, b, turn, 31, s0, s1)
         else:
             left = 31 - c
             o = 1 - turn
@@ -719,15 +759,38 @@ class ModelSearch:
                     np_ = passed | (1 << o)
             if nxt < 0 and ht and PIPS[ht[0]] <= left:
                 nxt = turn
-            v = self._node(a, b, npile, c, nxt, np_, turn) if nxt >= 0 else self._end(a, b, turn, c)
+            if nxt >= 0:
+                v = self._node(a, b, npile, c, nxt, np_, turn, s0, s1)
+            else:
+                v = self._end(a, b, turn, c, s0, s1)
+        if wins:
+            return v
         return v - pts if turn else v + pts
 
-    def _end(self, h0: tuple[int, ...], h1: tuple[int, ...], last: int, count: int) -> float:
-        v = 0 if count == 31 else (1 if last == 0 else -1)
-        if not (h0 or h1) or not self.second_series:
-            return v
+    def _end(  # noqa: PLR0917 - the search's hot path
+        self, h0: tuple[int, ...], h1: tuple[int, ...], last: int, count: int, s0: int, s1: int
+    ) -> float:
+        """The series ends: the go (or last card) to ``last``, then the next series if any."""
+        go = 0 if count == 31 else 1
+        if self.wins:
+            if last == 0:
+                s0 += go
+                if s0 >= self.target:
+                    return 1.0
+            else:
+                s1 += go
+                if s1 >= self.target:
+                    return 0.0
+            if not (h0 or h1) or not self.second_series:
+                assert self.leaf is not None
+                return self.leaf(s0, s1)
+            v = 0.0
+        else:
+            v = go if last == 0 else -go
+            if not (h0 or h1) or not self.second_series:
+                return v
         leader = (1 - last) if (h1 if last == 0 else h0) else last
-        return v + self._node(h0, h1, (), 0, leader, 0, -1)
+        return v + self._node(h0, h1, (), 0, leader, 0, -1, s0, s1)
 
     def _node(  # noqa: PLR0917 - the search's hot path
         self,
@@ -738,16 +801,18 @@ class ModelSearch:
         turn: int,
         passed: int,
         last: int,
+        s0: int,
+        s1: int,
     ) -> float:
-        key = (h0, h1, pile, count, turn, passed, last)
+        key = (h0, h1, pile, count, turn, passed, last, s0, s1)
         found = self._memo.get(key)
         if found is not None:
             return found
         if turn:
-            # They play on after our go where the rules let them choose (it never costs).
+            # The model always plays on after our go where it may decline: it never costs.
             r = self._their_choice(h0, h1, pile, count)
             i = h1.index(r)
-            best = self._after(h0, h1[:i] + h1[i + 1 :], pile, count, 1, passed, r)
+            best = self._after(h0, h1[:i] + h1[i + 1 :], pile, count, 1, passed, r, s0, s1)
         else:
             best = -999.0
             limit = 31 - count
@@ -758,11 +823,10 @@ class ModelSearch:
                 prev = r
                 if PIPS[r] > limit:
                     break
-                v = self._after(h0[:i] + h0[i + 1 :], h1, pile, count, 0, passed, r)
-                if v > best:
-                    best = v
+                v = self._after(h0[:i] + h0[i + 1 :], h1, pile, count, 0, passed, r, s0, s1)
+                best = max(best, v)
             if self.optional_go and passed:
-                best = max(best, self._end(h0, h1, last, count))
+                best = max(best, self._end(h0, h1, last, count, s0, s1))
         self._memo[key] = best
         return best
 

@@ -117,9 +117,7 @@ def build(
         lead_rows = pool.map(_pone_row, [(k, as_pone) for k in keeps], chunksize=20)
         leads = dict(zip(keeps, lead_rows, strict=True))
         best_lead = {k: max(row, key=lambda r: (row[r], -r)) for k, row in leads.items()}
-        dealer = pool.map(
-            _dealer_row, [(k, as_dealer, best_lead) for k in keeps], chunksize=20
-        )
+        dealer = pool.map(_dealer_row, [(k, as_dealer, best_lead) for k in keeps], chunksize=20)
     values = {
         "pone": {k: max(row.values()) for k, row in leads.items()},
         "dealer": dict(zip(keeps, dealer, strict=True)),
@@ -178,14 +176,12 @@ def build_keeps(deals: int = KEEP_DEALS) -> dict[str, dict[tuple[int, ...], floa
             deal = sorted(rng.sample(range(52), 6))
             throw = table_discards(deal, 4, ours=role == "dealer")[0][1]
             kept[tuple(sorted((c >> 2) + 1 for c in deal if c not in throw))] += 1
-        table = {}
+        table: dict[tuple[int, ...], float] = {}
         for k in combinations_with_replacement(range(1, 14), 4):
             if max(map(k.count, k)) > 4:
                 continue
             expected = deals * _dealt_weight(k) / comb(52, 4)
-            table[k] = round(
-                (kept[k] + KEEP_SMOOTHING) / (expected + KEEP_SMOOTHING), 4
-            )
+            table[k] = round((kept[k] + KEEP_SMOOTHING) / (expected + KEEP_SMOOTHING), 4)
         out[role] = table
     return out
 

@@ -11,11 +11,22 @@ from fifteentwo.game import Observation, randbelow
 from fifteentwo.players.base import Player
 from fifteentwo.scoring import hand_totals, peg_points_ranks
 
+_PLAY = Phase.PLAY  # (reading an enum member off its class is slow)
+_DISCARD = Phase.DISCARD
+
 
 class RandomPlayer(Player):
     """Picks uniformly among the legal actions; the floor of every strength ladder."""
 
     name = "random"
+    _plain_play = True
+    _plain_discard = True
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """A subclass that overrides a pick gets the general path for it."""
+        super().__init_subclass__(**kwargs)
+        cls._plain_play = cls.choose_play is RandomPlayer.choose_play
+        cls._plain_discard = cls.choose_discard is RandomPlayer.choose_discard
 
     def choose(self, obs: Observation) -> Action:
         """`Player.choose` with the play and discard picks inlined (self-play speed).
@@ -23,9 +34,8 @@ class RandomPlayer(Player):
         It draws from the RNG exactly as `choose_play` and `choose_discard` do, so games are the
         same either way; a subclass that overrides either method gets the general path.
         """
-        cls = type(self)
         phase = obs.phase
-        if phase is Phase.PLAY and cls.choose_play is RandomPlayer.choose_play:
+        if phase is _PLAY and self._plain_play:
             legal = obs.legal  # the playable cards in hand order, then go if it is legal
             n = len(legal)
             if n == 0 or legal[n - 1] is GO:
@@ -33,7 +43,7 @@ class RandomPlayer(Player):
                     return GO
                 n -= 1
             return legal[randbelow(self.rng, n)]  # what `rng.choice` draws
-        if phase is Phase.DISCARD and cls.choose_discard is RandomPlayer.choose_discard:
+        if phase is _DISCARD and self._plain_discard:
             legal = obs.legal  # all discards, each already in card order
             return legal[randbelow(self.rng, len(legal))]
         return super().choose(obs)
