@@ -12,12 +12,18 @@ already encodes "avoid leaving 5 or 21" (sixteen tenth cards make 15 or 31), "a 
 safest lead" and "do not make 11 with a four on a seven" (a paired four makes fifteen too).
 
 *Search* (`PegSearch`): perfect-information minimax of the rest of the play for one guess of the
-opponent's hand (a determinization), averaged over guesses drawn from the unseen cards and
-weighted by how likely a sensible player would have kept that hand (what the discard reveals).
-Far from the end of the game a node's value is the pegging difference, which depends on nothing
-but the cards, so it is cached across decisions. Near the end (`target` set) a node's value is
-the probability of winning: reaching the target in the play wins at once, and the end of the
-play is valued by counting the hands in the show order and then the position's equity.
+opponent's hand (a determinization). Far from the end of the game a node's value is the pegging
+difference, which depends on nothing but the cards, so it is cached across decisions. Near the
+end (`target` set) a node's value is the probability of winning: reaching the target in the play
+wins at once, and the end of the play is valued by counting the hands in the show order and then
+the position's equity. The pegging tables (`pegtable`) are built with it.
+
+*Model search* (`ModelSearch`), the expert's: the same search for one guess, except that the
+opponent replies as a sensible player who cannot see our hand (`heuristic_plays` from what it can
+see) instead of as an all-knowing minimizer, so traps pay as they do against real players. The
+expert averages it over guesses drawn from the unseen cards (`guess_hands`), weighted by how
+likely a sensible player would have kept that hand and by how well the hand explains the cards
+the opponent has played (`play_likelihood`).
 """
 
 from __future__ import annotations
