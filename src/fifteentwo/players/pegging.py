@@ -12,18 +12,19 @@ already encodes "avoid leaving 5 or 21" (sixteen tenth cards make 15 or 31), "a 
 safest lead" and "do not make 11 with a four on a seven" (a paired four makes fifteen too).
 
 *Search* (`PegSearch`): perfect-information minimax of the rest of the play for one guess of the
-opponent's hand (a determinization). Far from the end of the game a node's value is the pegging
-difference, which depends on nothing but the cards, so it is cached across decisions. Near the
-end (`target` set) a node's value is the probability of winning: reaching the target in the play
-wins at once, and the end of the play is valued by counting the hands in the show order and then
-the position's equity. The pegging tables (`pegtable`) are built with it.
+opponent's hand (a determinization). A node's value is the pegging difference, which depends on
+nothing but the cards, so it is cached across decisions. The pegging tables (`pegtable`) are
+built with it.
 
 *Model search* (`ModelSearch`), the expert's: the same search for one guess, except that the
 opponent replies as a sensible player who cannot see our hand (`heuristic_plays` from what it can
 see) instead of as an all-knowing minimizer, so traps pay as they do against real players. The
 expert averages it over guesses drawn from the unseen cards (`guess_hands`), weighted by how
 likely a sensible player would have kept that hand and by how well the hand explains the cards
-the opponent has played (`play_likelihood`).
+the opponent has played (`play_likelihood`). Near the end of the game (`target` set) a node's
+value is the probability of winning instead: reaching the target in the play wins at once, and
+the end of the play is valued by counting the hands in the show order and then the position's
+equity.
 """
 
 from __future__ import annotations
@@ -425,31 +426,18 @@ def points_solver(second_series: bool, optional_go: bool) -> PointsSolver:
 
 
 class PegSearch:
-    """Perfect-information minimax of the rest of the play, two players.
+    """Perfect-information minimax of the rest of the play, two players: the pegging difference
+    (player 0's points minus player 1's) with every card known to both.
 
     Player 0 is the searcher. ``second_series`` and ``optional_go`` follow the rules (False and
-    True in five-card cribbage). Without a ``target`` the value is player 0's pegging points
-    minus player 1's; with one it is player 0's win probability, ``leaf`` valuing the scores at
-    the end of the play.
+    True in five-card cribbage). Positions are cached across searches (`points_solver`); the
+    pegging tables (`fifteentwo.players.pegtable`) are built with it.
     """
 
-    def __init__(
-        self,
-        *,
-        second_series: bool = True,
-        optional_go: bool = False,
-        target: int | None = None,
-        leaf: Leaf | None = None,
-    ) -> None:
+    def __init__(self, *, second_series: bool = True, optional_go: bool = False) -> None:
         self.second_series = second_series
         self.optional_go = optional_go
-        self.target = target
-        self.leaf = leaf
-        self.nodes = 0
         self._solve = points_solver(second_series, optional_go)
-        self._memo: dict[tuple[object, ...], float] = {}
-
-    # --- points mode (cached across searches) -----------------------------------------------
 
     def points(  # noqa: PLR0917 - positional: the search's hot path
         self,
@@ -499,109 +487,6 @@ class PegSearch:
         leader = (1 - last) if (h1 if last == 0 else h0) else last
         return v + self._solve(h0, h1, (), 0, leader, 0, -1)
 
-    # --- win-probability mode (near the end of the game) ------------------------------------
-
-    def win(  # noqa: PLR0917 - positional: the search's hot path
-        self,
-        h0: tuple[int, ...],
-        h1: tuple[int, ...],
-        pile: tuple[int, ...],
-        count: int,
-        turn: int,
-        passed: int,
-        last: int,
-        s0: int,
-        s1: int,
-    ) -> float:
-        """Player 0's win probability from this node with scores ``s0``, ``s1``."""
-        key = (h0, h1, pile, count, turn, passed, last, s0, s1)
-        memo = self._memo
-        found = memo.get(key)
-        if found is not None:
-            return found
-        self.nodes += 1
-        target = self.target
-        assert target is not None
-        hand = h1 if turn else h0
-        limit = 31 - count
-        best: float | None = None
-        prev = 0
-        for i in range(len(hand)):
-            r = hand[i]
-            if r == prev:
-                continue
-            prev = r
-            p = PIPS[r]
-            if p > limit:
-                break
-            rest = hand[:i] + hand[i + 1 :]
-            npile = (*pile, r)
-            c = count + p
-            pts = peg_points_ranks(npile, c)
-            a, b = (h0, rest) if turn else (rest, h1)
-            t0, t1 = (s0, s1 + pts) if turn else (s0 + pts, s1)
-            if t0 >= target:
-                v = 1.0
-            elif t1 >= target:
-                v = 0.0
-            elif c == 31:
-                v = self._end_win(a, b, turn, c, t0, t1)
-            else:
-                v = self._next_win(a, b, npile, c, turn, passed, t0, t1)
-            if best is None or (v < best if turn else v > best):
-                best = v
-        if self.optional_go and passed:
-            v = self._end_win(h0, h1, last, count, s0, s1)
-            if best is None or (v < best if turn else v > best):
-                best = v
-        assert best is not None, "a seat to move always has a card that comes in"
-        memo[key] = best
-        return best
-
-    def _next_win(  # noqa: PLR0917 - positional: the search's hot path
-        self,
-        h0: tuple[int, ...],
-        h1: tuple[int, ...],
-        pile: tuple[int, ...],
-        count: int,
-        t: int,
-        passed: int,
-        s0: int,
-        s1: int,
-    ) -> float:
-        limit = 31 - count
-        o = 1 - t
-        ho = h1 if o else h0
-        if ho and not passed >> o & 1:
-            if PIPS[ho[0]] <= limit:
-                return self.win(h0, h1, pile, count, o, passed, t, s0, s1)
-            passed |= 1 << o
-        ht = h1 if t else h0
-        if ht and PIPS[ht[0]] <= limit:
-            return self.win(h0, h1, pile, count, t, passed, t, s0, s1)
-        return self._end_win(h0, h1, t, count, s0, s1)
-
-    def _end_win(  # noqa: PLR0917 - positional: the search's hot path
-        self, h0: tuple[int, ...], h1: tuple[int, ...], last: int, count: int, s0: int, s1: int
-    ) -> float:
-        target = self.target
-        assert target is not None and self.leaf is not None
-        if count != 31:
-            if last == 0:
-                s0 += 1
-                if s0 >= target:
-                    return 1.0
-            else:
-                s1 += 1
-                if s1 >= target:
-                    return 0.0
-        if not (h0 or h1) or not self.second_series:
-            return self.leaf(s0, s1)
-        leader = (1 - last) if (h1 if last == 0 else h0) else last
-        return self.win(h0, h1, (), 0, leader, 0, -1, s0, s1)
-
-    # --- the searcher's choices at the root ---------------------------------------------------
-
     def root(  # noqa: PLR0917 - positional: the search's hot path
         self,
         h0: tuple[int, ...],
@@ -610,11 +495,10 @@ class PegSearch:
         count: int,
         passed: int,
         last: int,
-        scores: tuple[int, int] | None = None,
-    ) -> dict[int, float]:
-        """Value of each choice of player 0 (to move): rank -> value, 0 for saying go where
-        the rules allow it. Points mode without ``scores``, win-probability mode with them."""
-        out: dict[int, float] = {}
+    ) -> dict[int, int]:
+        """Value of each choice of player 0 (to move): rank -> pegging difference, 0 for
+        saying go where the rules allow it."""
+        out: dict[int, int] = {}
         limit = 31 - count
         for i, r in enumerate(h0):
             if r in out or PIPS[r] > limit:
@@ -623,26 +507,12 @@ class PegSearch:
             npile = (*pile, r)
             c = count + PIPS[r]
             pts = peg_points_ranks(npile, c)
-            if scores is None:
-                if c == 31:
-                    v: float = self._end_points(rest, h1, 0, c)
-                else:
-                    v = self._next_points(rest, h1, npile, c, 0, passed)
-                out[r] = v + pts
-                continue
-            s0, s1 = scores[0] + pts, scores[1]
-            assert self.target is not None
-            if s0 >= self.target:
-                out[r] = 1.0
-            elif c == 31:
-                out[r] = self._end_win(rest, h1, 0, c, s0, s1)
+            if c == 31:
+                out[r] = self._end_points(rest, h1, 0, c) + pts
             else:
-                out[r] = self._next_win(rest, h1, npile, c, 0, passed, s0, s1)
+                out[r] = self._next_points(rest, h1, npile, c, 0, passed) + pts
         if self.optional_go and passed:
-            if scores is None:
-                out[0] = self._end_points(h0, h1, last, count)
-            else:
-                out[0] = self._end_win(h0, h1, last, count, *scores)
+            out[0] = self._end_points(h0, h1, last, count)
         return out
 
 
