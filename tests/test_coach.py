@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fifteentwo.actions import GO, Discard, Play
-from fifteentwo.app.coach import Coach, action_label, is_win_value, reason
+from fifteentwo.app.coach import Coach, action_label, reason
 from fifteentwo.cards import parse_cards
 from fifteentwo.game import Game
 from fifteentwo.players.base import Hint
@@ -51,8 +51,7 @@ def test_labels_and_reasons() -> None:
     assert action_label(Discard(tuple(cards))) == "throw 5♥ 9♣"
     assert action_label(Play(cards[0]), ascii_only=True) == "play 5H"
     assert action_label(GO) == "go"
-    assert is_win_value(Hint(GO, 0.6, "play 7S: wins 60.0% (10 guesses at their hand)"))
-    assert is_win_value(Hint(GO, 0.6, "wins 60.0%; keep 5C 5H JD QS"))
-    assert not is_win_value(Hint(GO, 1.2, "play 7S: +1.20 expected net pegging"))
+    assert Hint(GO, 0.6, "wins 60.0% (10 guesses at their hand)", "win").is_win
+    assert not Hint(GO, 1.2, "+1.20 expected net pegging").is_win
     assert reason(Hint(GO, 1.2, "play 7S: +1.20 expected")) == "+1.20 expected"
     assert reason(Hint(GO, 0.0, "say go: nothing comes in")) == "nothing comes in"

@@ -365,9 +365,10 @@ def test_the_expert_plays_for_the_win_at_the_end() -> None:
     assert expert.choose(obs) == PLAY_ACTIONS[Card.parse("th").index]
     best = expert.hints(obs, top=4)
     assert best[0].value == pytest.approx(1.0) and "wins" in best[0].why
+    assert best[0].unit == "win" and best[0].is_win
     assert all(h.value < 0.99 for h in best[1:])
     early = expert.hints(dataclasses.replace(obs, scores=(10, 10)), top=4)
-    assert "wins" not in early[0].why
+    assert "wins" not in early[0].why and early[0].unit == "points"
 
 
 # --- outside bots -----------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from fifteentwo.game import Observation
 from fifteentwo.players import Player, load_player
 from fifteentwo.players.base import Hint
 
-__all__ = ["Coach", "action_label", "is_win_value", "reason"]
+__all__ = ["Coach", "action_label", "reason"]
 
 COACHED_PHASES = (Phase.DISCARD, Phase.PLAY)
 
@@ -38,13 +38,7 @@ def action_label(action: Action, *, ascii_only: bool = False) -> str:
     return str(action)
 
 
-_WIN_REASON = re.compile(r"(?:^|: )wins \d")
 _LEADING_ACTION = re.compile(r"^(?:play \w\w|say go): ")
-
-
-def is_win_value(hint: Hint) -> bool:
-    """Whether a hint's value is a win probability (its reason says so) rather than points."""
-    return _WIN_REASON.search(hint.why) is not None
 
 
 def reason(hint: Hint) -> str:
@@ -90,7 +84,7 @@ class Coach:
             ]
         lines = []
         for i, hint in enumerate(ranked[:top], 1):
-            value = f"{hint.value:.1%}" if is_win_value(hint) else f"{hint.value:+.2f}"
+            value = f"{hint.value:.1%}" if hint.is_win else f"{hint.value:+.2f}"
             label = action_label(hint.action, ascii_only=self.ascii_only)
             lines.append(f"{i}. {label} ({value}): {reason(hint)}")
         return lines
@@ -111,7 +105,7 @@ class Coach:
         best = ranked[0]
         loss = best.value - chosen.value
         label = action_label(best.action, ascii_only=self.ascii_only)
-        if is_win_value(best):
+        if best.is_win:
             if loss <= self.win_threshold:
                 return None
             return f"Coach: {label} was better, by {loss:.1%} to win ({reason(best)})."

@@ -12,7 +12,6 @@ from rich.table import Table
 
 from fifteentwo.actions import Play
 from fifteentwo.analysis.review import GameReview, PlayEvaluator, review_record
-from fifteentwo.app.coach import is_win_value
 from fifteentwo.cards import Card
 from fifteentwo.cli import UsageError
 from fifteentwo.errors import FifteenTwoError, RecordError
@@ -106,7 +105,7 @@ def expert_evaluator(level: str = "expert") -> PlayEvaluator:
         out: list[tuple[Card | None, float, bool]] = []
         for hint in player.rank(obs):
             card = hint.action.card if isinstance(hint.action, Play) else None
-            out.append((card, hint.value, is_win_value(hint)))
+            out.append((card, hint.value, hint.is_win))
         return out
 
     return evaluate

@@ -38,13 +38,20 @@ from fifteentwo.scoring import hand_total
 class Hint:
     """One candidate action with its value to the player and a short reason, for the coach.
 
-    ``value`` is in the unit the level decides by (expected points for discards and most plays;
-    a win probability where the score decides); compare values of one `hints` call only.
+    ``value`` is in the unit the level decides by, named by ``unit``: ``"points"`` (expected
+    points for discards and most plays) or ``"win"`` (a win probability, where the score
+    decides); compare values of one `hints` call only.
     """
 
     action: Action
     value: float
     why: str
+    unit: str = "points"
+
+    @property
+    def is_win(self) -> bool:
+        """Whether ``value`` is a probability of winning rather than points."""
+        return self.unit == "win"
 
 
 _PLAY, _DISCARD, _SHOW = Phase.PLAY, Phase.DISCARD, Phase.SHOW  # (enum attributes are slow)

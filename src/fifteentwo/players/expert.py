@@ -50,7 +50,8 @@ from fifteentwo.scoring import hand_total, peg_points_ranks
 
 __all__ = ["ChampionPlayer", "ExpertPlayer"]
 
-Choice = tuple[float, Card | None, str]
+Choice = tuple[float, Card | None, str, str]
+"""(value, card or None for go, why, unit): unit "points" or "win" (see `Hint`)."""
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -77,8 +78,8 @@ class ExpertPlayer(Player):
 
     # --- discards -----------------------------------------------------------------------------
 
-    def discard_options(self, obs: Observation) -> list[tuple[float, tuple[Card, ...], str]]:
-        """(value, throw, why) for each discard, best first."""
+    def discard_options(self, obs: Observation) -> list[tuple[float, tuple[Card, ...], str, str]]:
+        """(value, throw, why, unit) for each discard, best first."""
         from fifteentwo.analysis import analyze_discard
 
         rules = obs.rules
@@ -101,14 +102,14 @@ class ExpertPlayer(Player):
         for o in analysis:
             why = f"keep {o.keep_text}: hand {o.hand.mean:.2f} {sign} crib {o.crib.mean:.2f}"
             if o.win is not None:
-                out.append((o.win, o.throw, f"wins {o.win:.1%}; {why}"))
+                out.append((o.win, o.throw, f"wins {o.win:.1%}; {why}", "win"))
                 continue
             value = o.total
             if pegs:
                 peg = self.peg_weight * peg_value([RANK_OF[c.index] for c in o.keep], ours)
                 value += peg
                 why += f", pegging {peg:+.2f}"
-            out.append((value, o.throw, why))
+            out.append((value, o.throw, why, "points"))
         out.sort(key=lambda x: -x[0])
         return out
 
@@ -118,17 +119,17 @@ class ExpertPlayer(Player):
     # --- the play -----------------------------------------------------------------------------
 
     def play_options(self, obs: Observation) -> list[Choice]:
-        """(value, card or None for go, why) for each choice, best first."""
+        """(value, card or None for go, why, unit) for each choice, best first."""
         limit = 31 - obs.count
         playable = [c for c in obs.hand if c.pips <= limit]
         if not playable:
-            return [(0.0, None, "no card comes in")]
+            return [(0.0, None, "no card comes in", "points")]
         if obs.rules.players != 2:
             return self._heuristic_options(obs)
         ranks = {RANK_OF[c.index] for c in playable}
         go_legal = GO in obs.legal
         if len(ranks) == 1 and not go_legal:
-            return [(0.0, playable[0], "the only card that comes in")]
+            return [(0.0, playable[0], "the only card that comes in", "points")]
         return self._searched_options(obs, playable)
 
     def _heuristic_options(self, obs: Observation) -> list[Choice]:
@@ -142,7 +143,7 @@ class ExpertPlayer(Player):
                 pts = peg_points_ranks([*pile, RANK_OF[card.index]], obs.count + card.pips)
                 if pts >= need:
                     value, why = value + 1000.0, "pegs out"
-            out.append((value, card, why))
+            out.append((value, card, why, "points"))
         out.sort(key=lambda x: -x[0])
         return out
 
@@ -183,11 +184,17 @@ class ExpertPlayer(Player):
             wins = self._values(obs, guesses, state, wins=True)
             best = max(wins.values())
             if sum(1 for v in wins.values() if v >= best - 1e-9) == 1:
-                return self._choices(playable, wins, f"wins {{:.1%}} ({n} guesses at their hand)")
+                return self._choices(
+                    playable, wins, f"wins {{:.1%}} ({n} guesses at their hand)", unit="win"
+                )
             # Several choices win equally often (often all or none): the points decide.
             points = self._values(obs, guesses, state, wins=False)
             return self._choices(
-                playable, wins, f"wins {{:.1%}} ({n} guesses at their hand)", tie=points
+                playable,
+                wins,
+                f"wins {{:.1%}} ({n} guesses at their hand)",
+                tie=points,
+                unit="win",
             )
         points = self._values(obs, guesses, state, wins=False)
         return self._choices(
@@ -269,6 +276,7 @@ class ExpertPlayer(Player):
         values: dict[int, float],
         template: str,
         tie: dict[int, float] | None = None,
+        unit: str = "points",
     ) -> list[Choice]:
         """Choices (rank -> value; 0 for go) as cards with reasons, best first; ``tie``
         breaks exact ties."""
@@ -280,7 +288,7 @@ class ExpertPlayer(Player):
                 why += f"; then {tie[r]:+.2f} expected net pegging"
             out.append((round(v, 9), 0.0 if tie is None else tie[r], card, why))
         out.sort(key=lambda x: (-x[0], -x[1], 99 if x[2] is None else x[2].index))
-        return [(v, card, why) for v, _, card, why in out]
+        return [(v, card, why, unit) for v, _, card, why in out]
 
     def choose_play(self, obs: Observation) -> Card | None:
         return self.play_options(obs)[0][1]
@@ -290,13 +298,13 @@ class ExpertPlayer(Player):
     def rank(self, obs: Observation) -> list[Hint]:
         if obs.phase is Phase.DISCARD:
             return [
-                Hint(Discard(tuple(sorted(throw))), value, why)
-                for value, throw, why in self.discard_options(obs)
+                Hint(Discard(tuple(sorted(throw))), value, why, unit)
+                for value, throw, why, unit in self.discard_options(obs)
             ]
         if obs.phase is Phase.PLAY:
             return [
-                Hint(GO if card is None else PLAY_ACTIONS[card.index], value, why)
-                for value, card, why in self.play_options(obs)
+                Hint(GO if card is None else PLAY_ACTIONS[card.index], value, why, unit)
+                for value, card, why, unit in self.play_options(obs)
             ]
         return super().rank(obs)
 
