@@ -200,7 +200,7 @@ def solve(samples: Sequence[DealSample], target: int, source: str = "") -> Equit
 def sample_deals(
     deals: int,
     *,
-    player: str = "greedy",
+    player: str = "expert",
     seed: int = 0,
     progress: Callable[[int], None] | None = None,
     role_totals: dict[str, float] | None = None,
@@ -266,7 +266,7 @@ def _role_key(reason: object, by_dealer: bool) -> str:
 def build_tables(
     deals: int = 20000,
     *,
-    player: str = "greedy",
+    player: str = "expert",
     seed: int = 0,
     path: Path | None = None,
     progress: Callable[[int], None] | None = None,

@@ -36,7 +36,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--build", action="store_true", help="rebuild the tables by self-play")
     parser.add_argument("--deals", type=int, default=20000, help="deals to sample for --build")
-    parser.add_argument("--player", default="greedy", help="computer level for --build")
+    parser.add_argument(
+        "--player", default="expert", help="computer level for --build (default expert)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed for --build")
     parser.set_defaults(func=run)
 
