@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck pytest bench clean
+.PHONY: play test lint typecheck pytest bench bench-openspiel clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,11 @@ pytest: $(STAMP)
 
 bench: $(STAMP)
 	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+# The engine benchmark against OpenSpiel's C++ cribbage (a large optional install).
+bench-openspiel: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[openspiel]'
+	$(BIN)/python bench/bench_engine.py
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -63,7 +63,9 @@ from fifteentwo.scoring import (
     GO_POINTS,
     HIS_HEELS_POINTS,
     LAST_CARD_POINTS,
+    RUN_TAIL3,
     hand_total,
+    hand_total4,
     peg_points_ranks,
 )
 
@@ -100,12 +102,19 @@ _MUGGINS: Final = (Muggins(True), Muggins(False))
 _CUTS: Final = tuple(Cut(d) for d in range(53))
 _GO_SAID: Final = tuple(GoSaid(seat) for seat in range(4))
 _COUNT_RESET: Final = tuple(CountReset(seat) for seat in range(4))
+_SEAT_CARD: Final = tuple(tuple((seat, card) for card in DECK) for seat in range(4))
+"""``(seat, card)`` pairs for `Game.played`, shared rather than built per play."""
 _CARD_PLAYED: Final[dict[int, CardPlayed]] = {}
 """Each `CardPlayed` made so far, by count, card and seat (at most 32 * 52 * 4 of them)."""
 _DISCARDS: Final[dict[tuple[int, ...], Discard]] = {
     key: Discard(tuple(DECK[i] for i in key)) for k in (1, 2) for key in combinations(range(52), k)
 }
 """`Discard` of every set of one or two card indices (every preset's discard)."""
+_PAIRS: Final[tuple[tuple[Discard, ...], ...]] = tuple(
+    tuple(_DISCARDS.get((a, b)) for b in range(52))  # type: ignore[misc]
+    for a in range(52)
+)
+"""``_PAIRS[a][b]`` is the `Discard` of cards a < b (None otherwise), for discarding by index."""
 
 _new_card_played = fast_constructor(CardPlayed)
 _new_scored = fast_constructor(Scored)
@@ -119,6 +128,7 @@ _new_hand_counted = fast_constructor(HandCounted)
 
 
 _INDEX: Final = attrgetter("index")
+_CHANCE_TYPES: Final = (DealHands, TurnStarter, DrawForDeal)  # (a tuple tests faster than a union)
 
 
 # --- the RNG, without its Python call overhead -------------------------------------------------
@@ -189,6 +199,8 @@ def _same_as_the_library() -> bool:
 
 _FAST_RNG = True
 _FAST_RNG = _same_as_the_library()
+INLINE_DRAWS: Final = _FAST_RNG
+"""Whether a plain `random.Random`'s draws may be written out as above (same numbers)."""
 _CARD_TYPE: Final = {Card}
 
 
@@ -213,19 +225,25 @@ def _take(cards: list[Card], card: Card) -> None:
     raise AssertionError(f"{card} is not there")  # pragma: no cover - checked before
 
 
-def _holds(hand: list[Card], cards: Sequence[Card]) -> bool:
-    """Whether ``cards`` are different cards, all in ``hand``."""
+def _without(hand: list[Card], cards: Sequence[Card]) -> list[Card] | None:
+    """``hand`` less ``cards``, or None unless they are different cards all in ``hand``."""
     rest = list(hand)
     for card in cards:
         i = _find(rest, card)
         if i < 0:
-            return False
+            return None
         del rest[i]
-    return True
+    return rest
 
 
 def _discard_actions(hand: Sequence[Card], k: int) -> list[Action]:
     """Every way to lay away ``k`` cards of ``hand``, in `itertools.combinations` order."""
+    if k == 2 and len(hand) == 6:  # two-handed cribbage: written out, it is many times faster
+        a, b, c, d, e, f = [card.index for card in hand]
+        ra, rb, rc, rd, re = _PAIRS[a], _PAIRS[b], _PAIRS[c], _PAIRS[d], _PAIRS[e]
+        pairs: list[Action] = [ra[b], ra[c], ra[d], ra[e], ra[f], rb[c], rb[d], rb[e], rb[f]]
+        pairs += (rc[d], rc[e], rc[f], rd[e], rd[f], re[f])
+        return pairs
     keys = combinations(map(_INDEX, hand), k)
     if 1 <= k <= 2:
         return list(map(_DISCARDS.__getitem__, keys))
@@ -310,9 +328,11 @@ class Game:
         "_next_dealer",
         "_out",
         "_pile_ranks",
+        "_plays",
         "_sampled",
         "_show",
         "_sides",
+        "_starter_at",
         "_target",
         "_to_move",
         "count",
@@ -369,7 +389,8 @@ class Game:
         self._target = rules.target
         self.phase = _CUT_FOR_DEAL
         self.scores = [0] * rules.sides
-        self.match_points = [0] * rules.sides
+        # Tuples, replaced when they change: observations share them instead of copying.
+        self.match_points = (0,) * rules.sides
         self.game_number = 1
         self.dealer = 0
         self.winner: int | None = None
@@ -385,6 +406,9 @@ class Game:
         # deal state
         self.hands: list[list[Card]] = [[] for _ in range(n)]
         """Cards each seat holds, kept in index (rank, then suit) order."""
+        self._plays: list[tuple[Play, ...]] = [()] * n
+        """In the play, the `Play` of each card in ``hands``, in the same order: the legal plays
+        are always a prefix of it (the hand is in rank order), so legal-move lists are slices."""
         self.dealt: list[tuple[Card, ...]] = [() for _ in range(n)]
         self.kept: list[tuple[Card, ...]] = [() for _ in range(n)]
         self.discards: list[tuple[Card, ...] | None] = [None] * n
@@ -395,13 +419,15 @@ class Game:
         self._pile_ranks: list[int] = []
         self.count = 0
         self.played: list[tuple[int, Card]] = []
-        self.passed = [False] * n
+        self.passed = (False,) * n
         self.turn = 0
         self.last_player: int | None = None
         self._show: list[tuple[int, bool]] = []
-        self.shown: list[tuple[int, bool, tuple[Card, ...]]] = []
+        self.shown: tuple[tuple[int, bool, tuple[Card, ...]], ...] = ()
         self._muggins: tuple[int, int] | None = None  # (opponent seat, missed points)
         self._next_dealer = 0
+        self._starter_at = 0
+        """Where in the stock `sample_chance` last drew a starter (saves a search)."""
         self._sampled: tuple[ChanceAction | None, int] = (None, 0)
         """The outcome `sample_chance` last drew, and when (the length of the log then): if
         nothing was applied since, it is known to be legal."""
@@ -469,13 +495,7 @@ class Game:
         """
         phase = self.phase
         if phase is _PLAY:
-            hand = self.hands[self.turn]
-            limit = 31 - self.count
-            actions: list[Action] = [PLAY_ACTIONS[c.index] for c in hand if c.pips <= limit]
-            # Go: when nothing comes in, or (five-card) when another seat has said go.
-            if not actions or (self.rules.optional_play_after_go and any(self.passed)):
-                actions.append(GO)
-            return actions
+            return list(self._legal_plays(self.turn))
         if phase is _DISCARD:
             return _discard_actions(self.hands[self._discarding_seat()], self.rules.discard)
         if phase is _SHOW:
@@ -488,6 +508,19 @@ class Game:
             deck = self.stock if phase is _STARTER else self._cut_deck
             return list(_CUTS[4 : len(deck) - 3])
         return []
+
+    def _legal_plays(self, seat: int) -> tuple[Action, ...]:
+        """The cards ``seat`` may play (a prefix of its hand: pips rise along it), then go if
+        nothing comes in or (five-card) another seat has said go."""
+        hand = self.hands[seat]
+        k = len(hand)
+        limit = 31 - self.count
+        while k and hand[k - 1].pips > limit:
+            k -= 1
+        legal: tuple[Action, ...] = self._plays[seat][:k]
+        if not k or (self.rules.optional_play_after_go and any(self.passed)):
+            legal += (GO,)
+        return legal
 
     def check_legal(self, action: Action) -> None:
         """Raise `IllegalActionError` saying why ``action`` is not legal now."""
@@ -571,17 +604,25 @@ class Game:
             # which raises with the reason (or accepts, and the general path applies it).
             if type(action) is Play and self.phase is _PLAY:
                 card = action.card
-                if _find(self.hands[actor], card) < 0 or self.count + card.pips > 31:
+                at = 0
+                for held in self.hands[actor]:  # (`_find`, written out)
+                    if held is card:
+                        break
+                    at += 1
+                else:
+                    self.check_legal(action)  # raises: not in the hand
+                if self.count + card.pips > 31:
                     self.check_legal(action)  # raises
                 self.log.append((actor, action))
-                self._play(actor, card)
+                self._play(actor, card, at)
             elif type(action) is Discard and self.phase is _DISCARD:
                 cards = action.cards
-                if len(cards) != self.rules.discard or not _holds(self.hands[actor], cards):
-                    self.check_legal(action)
+                rest = _without(self.hands[actor], cards)
+                if rest is None or len(cards) != self.rules.discard:
+                    self.check_legal(action)  # raises
                 self.log.append((actor, action))
-                self._discard(actor, cards)
-            elif isinstance(action, DealHands | TurnStarter | DrawForDeal):
+                self._discard(actor, cards, rest)
+            elif isinstance(action, _CHANCE_TYPES):
                 sampled = self._sampled  # made by `sample_chance` for this very state?
                 if action is not sampled[0] or len(self.log) != sampled[1]:
                     self._check_chance(action)
@@ -626,7 +667,9 @@ class Game:
         elif phase is _STARTER:
             # The stock is unordered until someone cuts it by hand, so any card is equally likely.
             stock = self.stock
-            outcome = _new_turn_starter(stock[randbelow(rng, len(stock))], None)
+            at = randbelow(rng, len(stock))
+            self._starter_at = at
+            outcome = _new_turn_starter(stock[at], None)
         elif phase is _CUT_FOR_DEAL:
             deck = self._cut_deck
             outcome = DrawForDeal(len(self._cuts), deck[rng.randint(4, len(deck) - 4)])
@@ -670,9 +713,9 @@ class Game:
 
     def _apply_action(self, action: Action, seat: int) -> None:
         if isinstance(action, Play):
-            self._play(seat, action.card)
+            self._play(seat, action.card, _find(self.hands[seat], action.card))
         elif isinstance(action, Discard):
-            self._discard(seat, action.cards)
+            self._discard(seat, action.cards, _without(self.hands[seat], action.cards))
         elif isinstance(action, Go):
             self._say_go(seat)
             self._next_turn(seat)
@@ -725,8 +768,9 @@ class Game:
         self.deal_number += 1
         hands = action.hands
         self.hands = [sorted(h, key=_INDEX) for h in hands]  # kept in index order from here
-        self.dealt = [tuple(h) for h in hands]
+        self.dealt = list(map(tuple, hands))  # (tuples already, unless built by hand)
         self.kept = [()] * n
+        self._plays = [()] * n
         self.discards = [None] * n
         self.crib = list(action.pack)
         stock = list(DECK)  # the undealt cards, in index order
@@ -738,29 +782,36 @@ class Game:
         self.starter = None
         self.pile, self._pile_ranks, self.count = [], [], 0
         self.played = []
-        self.passed = [False] * n
+        self.passed = (False,) * n
         self.last_player = None
         self._show = []
-        self.shown = []
+        self.shown = ()
         self._muggins = None
         self.phase = _DISCARD
         self._out.append(_new_dealt(self.dealer, tuple(self.dealt), len(action.pack)))
 
-    def _discard(self, seat: int, cards: tuple[Card, ...]) -> None:
-        hand = self.hands[seat]
-        for card in cards:
-            _take(hand, card)
+    def _discard(self, seat: int, cards: tuple[Card, ...], rest: list[Card] | None) -> None:
+        """``seat`` lays ``cards`` away, keeping ``rest`` (its hand without them)."""
+        assert rest is not None
+        self.hands[seat] = rest
         cards = tuple(cards)
-        self.discards[seat] = cards
-        self.kept[seat] = tuple(hand)
+        discards = self.discards
+        discards[seat] = cards
+        self.kept[seat] = tuple(rest)
+        self._plays[seat] = tuple([PLAY_ACTIONS[c.index] for c in rest])
         self.crib += cards
         self._out.append(_new_discarded(seat, cards, len(cards)))
-        if None not in self.discards:
+        if None not in discards:
             self.phase = _STARTER
 
     def _turn_starter(self, card: Card, depth: int | None) -> None:
         self.starter = card
-        _take(self.stock, card)
+        stock = self.stock
+        at = depth if depth is not None else self._starter_at  # where it was drawn, likely
+        if at < len(stock) and stock[at] is card:
+            del stock[at]
+        else:
+            _take(stock, card)
         pone = (self.dealer + 1) % self._n
         self._out.append(_new_starter_turned(card, pone, depth))
         self.phase = _PLAY
@@ -770,22 +821,33 @@ class Game:
 
     # --- the play ------------------------------------------------------------------------------
 
-    def _play(self, seat: int, card: Card) -> None:
-        _take(self.hands[seat], card)
+    def _play(self, seat: int, card: Card, at: int) -> None:
+        """``seat`` plays ``card``, which is ``hands[seat][at]``."""
+        del self.hands[seat][at]
+        plays = self._plays[seat]
+        self._plays[seat] = plays[:at] + plays[at + 1 :]
         pile = self.pile
         pile.append(card)
         ranks = self._pile_ranks
         ranks.append(_RANK_OF[card.index])
         count = self.count + card.pips
         self.count = count
-        self.played.append((seat, card))
+        self.played.append(_SEAT_CARD[seat][card.index])
         self.last_player = seat
         key = (count * 52 + card.index) * 4 + seat
         event = _CARD_PLAYED.get(key)
         if event is None:
             event = _CARD_PLAYED[key] = _new_card_played(seat, card, count)
         self._out.append(event)
-        if len(ranks) > 1:  # a lone card cannot score: it counts at most 10
+        n = len(ranks)
+        # A lone card cannot score (it counts at most 10). Most plays score nothing: fifteen,
+        # thirty-one, a pair and a run of the last three are checked here before the full count.
+        if n > 1 and (
+            count == 15  # noqa: PLR1714
+            or count == 31
+            or ranks[-2] == ranks[-1]
+            or (n > 2 and RUN_TAIL3[(ranks[-1] * 14 + ranks[-2]) * 14 + ranks[-3]])
+        ):
             points = peg_points_ranks(ranks, count)
             if points:
                 self._score(seat, points, _PLAY_REASON, tuple(pile))
@@ -803,7 +865,8 @@ class Game:
             self._next_turn(seat)
 
     def _say_go(self, seat: int) -> None:
-        self.passed[seat] = True
+        passed = self.passed
+        self.passed = (*passed[:seat], True, *passed[seat + 1 :])
         self._out.append(_GO_SAID[seat])
 
     def _next_turn(self, after: int) -> None:
@@ -842,7 +905,7 @@ class Game:
         n = self._n
         leader = next((last + i) % n for i in range(1, n + 1) if hands[(last + i) % n])
         self.pile, self._pile_ranks, self.count = [], [], 0
-        self.passed = [False] * n
+        self.passed = (False,) * n
         self.turn = leader
         self._out.append(_COUNT_RESET[leader])
 
@@ -864,7 +927,11 @@ class Game:
     def _total(self, cards: tuple[Card, ...], crib: bool) -> int:
         starter = self.starter
         assert starter is not None
-        total = hand_total(list(map(_INDEX, cards)), starter.index, crib)
+        if len(cards) == 4:
+            a, b, c, d = cards
+            total = hand_total4(a.index, b.index, c.index, d.index, starter.index, crib)
+        else:
+            total = hand_total([card.index for card in cards], starter.index, crib)
         if crib and not self.rules.nobs_in_crib:
             jack = Card(Rank.JACK, starter.suit)
             if jack in cards:
@@ -875,13 +942,21 @@ class Game:
         """Count automatic hands in order until a manual count is due or the deal is done."""
         show = self._show
         manual = self.manual_count
+        starter = self.starter
+        nobs_in_crib = self.rules.nobs_in_crib
         while show:
             seat, crib = show[0]
             if seat in manual:
                 return
             cards = tuple(self.crib) if crib else self.kept[seat]
             total = self._total(cards, crib)
-            self._count_hand(seat, crib, total, total, cards)
+            # `_count_hand`, written out for the automatic count
+            self.shown += ((seat, crib, cards),)
+            self._out.append(
+                _new_hand_counted(seat, cards, starter, crib, total, total, nobs_in_crib)
+            )
+            if total:
+                self._score(seat, total, _CRIB if crib else _HAND, cards)
             del show[0]
         self._end_deal()
 
@@ -891,7 +966,7 @@ class Game:
         cards = cards or self._show_cards(seat, crib)
         starter = self.starter
         assert starter is not None
-        self.shown.append((seat, crib, cards))
+        self.shown += ((seat, crib, cards),)
         self._out.append(
             _new_hand_counted(seat, cards, starter, crib, total, claimed, self.rules.nobs_in_crib)
         )
@@ -933,7 +1008,8 @@ class Game:
         side = self._sides[seat]
         target = self._target
         score = self.scores[side] + points
-        score = min(score, target)
+        if score > target:  # noqa: PLR1730 (no call: this runs for every point pegged)
+            score = target
         self.scores[side] = score
         self._out.append(_new_scored(seat, side, points, reason, score, cards))
         if score == target:
@@ -946,13 +1022,13 @@ class Game:
         best_loser = max(self.scores[s] for s in losers)
         skunk = rules.skunk_level(best_loser)
         points = rules.game_points[skunk]
-        self.match_points[winner] += points
-        self._out.append(
-            GameOver(winner, tuple(self.scores), skunk, points, tuple(self.match_points))
-        )
+        match_points = list(self.match_points)
+        match_points[winner] += points
+        self.match_points = tuple(match_points)
+        self._out.append(GameOver(winner, tuple(self.scores), skunk, points, self.match_points))
         if self.match_points[winner] >= rules.match_games // 2 + 1:
             self.winner = winner
-            self._out.append(MatchOver(winner, tuple(self.match_points)))
+            self._out.append(MatchOver(winner, self.match_points))
             self.phase = _GAME_OVER
             return
         # The loser (the lowest score, nearest the old dealer's left) deals the next game.
@@ -983,11 +1059,18 @@ class Game:
         if to_move != seat:
             obs.legal = ()
         elif phase is _PLAY:
+            # `_legal_plays`, written out: one observation is made per decision.
+            hand = hands[seat]
+            k = len(hand)
             limit = 31 - self.count
-            legal: list[Action] = [PLAY_ACTIONS[c.index] for c in hands[seat] if c.pips <= limit]
-            if not legal or (self.rules.optional_play_after_go and any(self.passed)):
-                legal.append(GO)
-            obs.legal = tuple(legal)
+            while k and hand[k - 1].pips > limit:
+                k -= 1
+            legal: tuple[Action, ...] = self._plays[seat][:k]
+            if not k or (self.rules.optional_play_after_go and any(self.passed)):
+                legal += (GO,)
+            obs.legal = legal
+        elif phase is _DISCARD:
+            obs.legal = tuple(_discard_actions(hands[seat], self.rules.discard))
         else:
             obs.legal = tuple(self.legal_actions())
             if phase is _SHOW:
@@ -1002,7 +1085,7 @@ class Game:
         obs.to_move = to_move
         obs.dealer = self.dealer
         obs.scores = tuple(self.scores)
-        obs.match_points = tuple(self.match_points)
+        obs.match_points = self.match_points
         obs.game_number = self.game_number
         obs.hand = tuple(hands[seat])
         obs.kept = self.kept[seat]
@@ -1011,9 +1094,9 @@ class Game:
         obs.pile = tuple(self.pile)
         obs.count = self.count
         obs.played = tuple(self.played)
-        obs.passed = tuple(self.passed)
+        obs.passed = self.passed
         obs.hand_sizes = tuple(map(len, hands))
-        obs.shown = tuple(self.shown)
+        obs.shown = self.shown
         obs.__class__ = Observation
         return obs  # type: ignore[no-any-return]
 
@@ -1030,11 +1113,11 @@ class Game:
         rng.setstate(self.rng.getstate())
         other.rng = rng
         other.scores = list(self.scores)
-        other.match_points = list(self.match_points)
         other.log = list(self.log)
         other.events = list(self.events)
         other._out = other.events
         other.hands = [list(h) for h in self.hands]
+        other._plays = list(self._plays)
         other.dealt = list(self.dealt)
         other.kept = list(self.kept)
         other.discards = list(self.discards)
@@ -1043,9 +1126,7 @@ class Game:
         other.pile = list(self.pile)
         other._pile_ranks = list(self._pile_ranks)
         other.played = list(self.played)
-        other.passed = list(self.passed)
         other._show = list(self._show)
-        other.shown = list(self.shown)
         other._cut_deck = list(self._cut_deck)
         other._cuts = list(self._cuts)
         return other

@@ -471,7 +471,9 @@ def _tail3_table() -> tuple[int, ...]:
     return tuple(table)
 
 
-_TAIL3: Final = _tail3_table()
+RUN_TAIL3: Final = _tail3_table()
+"""Zero where no pegging run can end with these last three ranks: a quick test before
+`peg_points_ranks` (the play never passes 31, so runs longer than 7 cannot occur)."""
 
 
 def peg_points_ranks(ranks: Sequence[int], count: int | None = None) -> int:
@@ -504,7 +506,7 @@ def peg_points_ranks(ranks: Sequence[int], count: int | None = None) -> int:
         return points
     # Any run ending here holds the last three cards; most piles fail this one look-up.
     third = ranks[-3]
-    seen = _TAIL3[(last * 14 + prev) * 14 + third]
+    seen = RUN_TAIL3[(last * 14 + prev) * 14 + third]
     if not seen:
         if count <= 31 or third in (last, prev):
             return points

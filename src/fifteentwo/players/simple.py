@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import combinations
+from random import Random
 
 from fifteentwo.actions import GO, Action, Discard, Phase, Play
 from fifteentwo.cards import DECK, Card
-from fifteentwo.game import Observation, randbelow
+from fifteentwo.game import INLINE_DRAWS, Observation, randbelow
 from fifteentwo.players.base import Player
 from fifteentwo.scoring import hand_totals, peg_points_ranks
 
@@ -42,11 +43,20 @@ class RandomPlayer(Player):
                 if n <= 1 or self.rng.random() < 0.5:
                     return GO
                 n -= 1
-            return legal[randbelow(self.rng, n)]  # what `rng.choice` draws
-        if phase is _DISCARD and self._plain_discard:
+        elif phase is _DISCARD and self._plain_discard:
             legal = obs.legal  # all discards, each already in card order
-            return legal[randbelow(self.rng, len(legal))]
-        return super().choose(obs)
+            n = len(legal)
+        else:
+            return super().choose(obs)
+        rng = self.rng
+        if not INLINE_DRAWS or type(rng) is not Random:
+            return legal[randbelow(rng, n)]
+        getrandbits = rng.getrandbits  # what `rng.choice` draws, without its two calls
+        bits = n.bit_length()
+        r = getrandbits(bits)
+        while r >= n:
+            r = getrandbits(bits)
+        return legal[r]
 
     def choose_discard(self, obs: Observation) -> Sequence[Card]:
         options = [a for a in obs.legal if isinstance(a, Discard)]
