@@ -3,7 +3,7 @@
 The headline is `play_game` with two `RandomPlayer`s (standard rules, 121 up): every decision
 goes through an `Observation`, every step is checked, logged and turned into events, as in real
 self-play. Machines differ and shared ones are noisy, so each rate is also given as a ratio
-against `reference_game` below, a deliberately plain, self-contained cribbage loop (stdlib only,
+against `reference.reference_game`, a deliberately plain, self-contained cribbage loop (stdlib only,
 brute-force scoring, no checks, events or observations) timed in the same run, interleaved, best
 of several rounds. The ratio is what to compare across machines.
 
@@ -14,14 +14,14 @@ examples play random games (a uniform pick from the legal actions; its chance ou
 equally likely, which the driver checks), timed in the same run. On this project's machine it
 makes 1,250-1,400 games/s, so the two halves agree. Without OpenSpiel the bench falls back on
 the reference: OpenSpiel ran at 6.4x to 7.3x the reference here (2026-11-23), so the fallback
-goal is 6.4x. The first engine (commit 4ea177d) runs at 1.07x to 1.15x the reference; the
+goal is 6.4x. The first engine (commit 4ea177d) ran at 1.03x to 1.15x the reference; the
 play_game figure is also given as a multiple of it.
 
 The lean driver (uniform random legal actions straight from `Game.legal_actions`, no
 observations: the loop that matches OpenSpiel's) and record replay are reported too.
 
 Run with ``make bench`` or ``python bench/bench_engine.py [--strict]``; ``--strict`` exits 1 if
-the ratio goal is missed.
+the goal is missed.
 """
 
 from __future__ import annotations

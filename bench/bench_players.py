@@ -9,8 +9,9 @@ Self-play speed: games per second of standard v standard, timed in alternating r
 plain reference loop of `reference.py` (the benchmarks' yardstick) and with random v random
 (the engine's own cost); the best round of each counts. Target: at least 200 standard games/s
 on one core. That depends on the machine, so the check is the ratio to the reference: when the
-target was met, 221 games/s, the reference made 290 on the same idle machine, so standard
-self-play must stay at least `TARGET_RATIO` = 200/290 of the reference. (Until the engine
+target was met (221 games/s), the reference made about 290 games/s on the same idle machine
+(in the engine benchmark of those days), so standard self-play must stay at least
+`TARGET_RATIO` = 200/290 of the reference. (Until the engine
 became faster, the yardstick was the random player; it moves with the engine, the reference
 does not.)
 
