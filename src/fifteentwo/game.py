@@ -199,8 +199,6 @@ def _same_as_the_library() -> bool:
 
 _FAST_RNG = True
 _FAST_RNG = _same_as_the_library()
-INLINE_DRAWS: Final = _FAST_RNG
-"""Whether a plain `random.Random`'s draws may be written out as above (same numbers)."""
 _CARD_TYPE: Final = {Card}
 
 
@@ -604,14 +602,8 @@ class Game:
             # which raises with the reason (or accepts, and the general path applies it).
             if type(action) is Play and self.phase is _PLAY:
                 card = action.card
-                at = 0
-                for held in self.hands[actor]:  # (`_find`, written out)
-                    if held is card:
-                        break
-                    at += 1
-                else:
-                    self.check_legal(action)  # raises: not in the hand
-                if self.count + card.pips > 31:
+                at = _find(self.hands[actor], card)
+                if at < 0 or self.count + card.pips > 31:
                     self.check_legal(action)  # raises
                 self.log.append((actor, action))
                 self._play(actor, card, at)
@@ -942,21 +934,13 @@ class Game:
         """Count automatic hands in order until a manual count is due or the deal is done."""
         show = self._show
         manual = self.manual_count
-        starter = self.starter
-        nobs_in_crib = self.rules.nobs_in_crib
         while show:
             seat, crib = show[0]
             if seat in manual:
                 return
             cards = tuple(self.crib) if crib else self.kept[seat]
             total = self._total(cards, crib)
-            # `_count_hand`, written out for the automatic count
-            self.shown += ((seat, crib, cards),)
-            self._out.append(
-                _new_hand_counted(seat, cards, starter, crib, total, total, nobs_in_crib)
-            )
-            if total:
-                self._score(seat, total, _CRIB if crib else _HAND, cards)
+            self._count_hand(seat, crib, total, total, cards)
             del show[0]
         self._end_deal()
 
@@ -1059,16 +1043,7 @@ class Game:
         if to_move != seat:
             obs.legal = ()
         elif phase is _PLAY:
-            # `_legal_plays`, written out: one observation is made per decision.
-            hand = hands[seat]
-            k = len(hand)
-            limit = 31 - self.count
-            while k and hand[k - 1].pips > limit:
-                k -= 1
-            legal: tuple[Action, ...] = self._plays[seat][:k]
-            if not k or (self.rules.optional_play_after_go and any(self.passed)):
-                legal += (GO,)
-            obs.legal = legal
+            obs.legal = self._legal_plays(seat)
         elif phase is _DISCARD:
             obs.legal = tuple(_discard_actions(hands[seat], self.rules.discard))
         else:

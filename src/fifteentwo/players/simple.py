@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import combinations
-from random import Random
 
 from fifteentwo.actions import GO, Action, Discard, Phase, Play
 from fifteentwo.cards import DECK, Card
-from fifteentwo.game import INLINE_DRAWS, Observation, randbelow
+from fifteentwo.game import Observation, randbelow
 from fifteentwo.players.base import Player
 from fifteentwo.scoring import hand_totals, peg_points_ranks
 
@@ -48,15 +47,7 @@ class RandomPlayer(Player):
             n = len(legal)
         else:
             return super().choose(obs)
-        rng = self.rng
-        if not INLINE_DRAWS or type(rng) is not Random:
-            return legal[randbelow(rng, n)]
-        getrandbits = rng.getrandbits  # what `rng.choice` draws, without its two calls
-        bits = n.bit_length()
-        r = getrandbits(bits)
-        while r >= n:
-            r = getrandbits(bits)
-        return legal[r]
+        return legal[randbelow(self.rng, n)]  # what `rng.choice` draws
 
     def choose_discard(self, obs: Observation) -> Sequence[Card]:
         options = [a for a in obs.legal if isinstance(a, Discard)]
