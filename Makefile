@@ -3,8 +3,12 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The engine compiled with mypyc lives in a virtual environment of its own (docs/speed.md).
+CVENV := .venv-compiled
+CBIN := $(CVENV)/bin
+CSTAMP := $(CVENV)/.installed
 
-.PHONY: play test lint typecheck pytest bench bench-openspiel clean
+.PHONY: play test lint typecheck pytest bench bench-openspiel compiled test-compiled bench-compiled clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,8 +24,8 @@ play: $(STAMP)
 test: $(STAMP) lint typecheck pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench setup.py
+	$(BIN)/ruff format --check src tests bench setup.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
@@ -32,10 +36,37 @@ pytest: $(STAMP)
 bench: $(STAMP)
 	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
-# The engine benchmark against OpenSpiel's C++ cribbage (a large optional install).
-bench-openspiel: $(STAMP)
+# The engine benchmark against OpenSpiel's C++ cribbage (a large optional install), for the
+# pure-Python engine and the compiled one.
+bench-openspiel: $(STAMP) $(CSTAMP)
 	$(BIN)/python -m pip install --quiet -e '.[openspiel]'
+	$(CBIN)/python -m pip install --quiet 'open_spiel>=1.5'
 	$(BIN)/python bench/bench_engine.py
+	$(CBIN)/python bench/bench_engine.py
+
+# It needs a C compiler and Python's headers, and installs the project without -e, so the
+# compiled modules never shadow the sources .venv runs.
+$(CSTAMP): pyproject.toml setup.py $(shell find src -name '*.py' -o -name '*.tcss')
+	test -x $(CBIN)/python || $(PYTHON) -m venv $(CVENV)
+	$(CBIN)/python -m pip install --quiet --upgrade pip setuptools wheel 'mypy>=1.10'
+	rm -rf build  # (setuptools' build directory: no compiled module may leak into a pure wheel)
+	$(CBIN)/python -m pip install --quiet '.[dev]'
+	FIFTEENTWO_COMPILE=1 $(CBIN)/python -m pip install --quiet --no-build-isolation --no-deps \
+		--force-reinstall .
+	rm -rf build
+	touch $(CSTAMP)
+
+compiled: $(CSTAMP)
+
+# The tests against the compiled engine (fewer random games: the code is the same, this run is
+# for what compiling could change).
+test-compiled: $(CSTAMP)
+	FIFTEENTWO_EXPECT_COMPILED=1 FIFTEENTWO_RANDOM_GAMES=20000 \
+		$(CBIN)/pytest -n auto --dist worksteal -p no:cacheprovider tests
+
+bench-compiled: $(CSTAMP)
+	$(CBIN)/python bench/bench_engine.py
+	$(CBIN)/python bench/bench_players.py
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(CVENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

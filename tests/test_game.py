@@ -7,6 +7,7 @@ source texts in test_game_sources.py; random games are checked in test_game_rand
 from __future__ import annotations
 
 import dataclasses
+import os
 import pickle
 import random
 from collections.abc import Iterator
@@ -16,7 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import fifteentwo
 from _scripted import card, cards, new_game, setup
+from fifteentwo import game as game_module
+from fifteentwo import scoring
 from fifteentwo.actions import (
     CHANCE,
     GO,
@@ -387,3 +391,13 @@ def test_games_are_independent_of_the_global_random_state() -> None:
     b = Game(seed=5)
     b.advance()
     assert a.events == b.events
+
+
+def test_the_engine_is_compiled_exactly_when_the_run_expects_it() -> None:
+    """`make test-compiled` sets FIFTEENTWO_EXPECT_COMPILED=1, so its run cannot silently test
+    the pure-Python engine; an ordinary install is pure Python."""
+    expected = os.environ.get("FIFTEENTWO_EXPECT_COMPILED") == "1"
+    assert fifteentwo.COMPILED is expected
+    assert game_module.__file__ is not None and scoring.__file__ is not None
+    assert game_module.__file__.endswith(".py") is not expected
+    assert scoring.__file__.endswith(".py") is not expected

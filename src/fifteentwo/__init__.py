@@ -36,7 +36,7 @@ from fifteentwo.errors import (
     RecordError,
     RulesError,
 )
-from fifteentwo.game import Game, Observation
+from fifteentwo.game import COMPILED, Game, Observation
 from fifteentwo.records import game_record, replay
 from fifteentwo.rules import Rules, find_rules
 from fifteentwo.scoring import (
@@ -54,6 +54,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CHANCE",
+    "COMPILED",
     "DECK",
     "GO",
     "Action",

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from itertools import chain, combinations
 from operator import attrgetter
 from typing import Any, Final
@@ -58,6 +57,7 @@ from fifteentwo.actions import (
 )
 from fifteentwo.cards import DECK, Card, Rank
 from fifteentwo.errors import IllegalActionError
+from fifteentwo.observation import Observation, _ObservationSlots
 from fifteentwo.rules import STANDARD, Rules, find_rules
 from fifteentwo.scoring import (
     GO_POINTS,
@@ -69,7 +69,10 @@ from fifteentwo.scoring import (
     peg_points_ranks,
 )
 
-__all__ = ["Game", "Observation", "find_rules"]
+__all__ = ["COMPILED", "Game", "Observation", "find_rules"]
+
+COMPILED: Final = not __file__.endswith(".py")
+"""Whether this module was compiled by mypyc (``make compiled``; docs/speed.md)."""
 
 _MAX_CLAIM = 29
 
@@ -252,59 +255,51 @@ class _GameEnded(Exception):
     """Raised inside a step when a side reaches the target, to stop all later scoring."""
 
 
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """What one seat may see: its own cards, played and shown cards, the starter, the scores."""
-
-    rules: Rules
-    seat: int
-    phase: Phase
-    to_move: int | None
-    dealer: int
-    scores: tuple[int, ...]
-    match_points: tuple[int, ...]
-    game_number: int
-    hand: tuple[Card, ...]
-    """Cards this seat still holds."""
-    kept: tuple[Card, ...]
-    """This seat's hand for the show (empty before it discards)."""
-    discards: tuple[Card, ...]
-    """What this seat laid away to the crib."""
-    starter: Card | None
-    pile: tuple[Card, ...]
-    """Cards played since the count was last reset."""
-    count: int
-    played: tuple[tuple[int, Card], ...]
-    """Every card played this deal, in order, with its seat."""
-    passed: tuple[bool, ...]
-    """Which seats have said go in this series."""
-    hand_sizes: tuple[int, ...]
-    """Cards each seat still holds."""
-    shown: tuple[tuple[int, bool, tuple[Card, ...]], ...]
-    """Hands (and the crib, flagged True) shown so far this deal."""
-    legal: tuple[Action, ...]
-    """The legal actions when this seat is to move, else empty."""
-    pending_claim: int | None = None
-    """In a muggins decision: the points the opponent failed to claim."""
-    to_count: tuple[Card, ...] = ()
-    """When this seat must count by hand: the cards it counts (its hand or its crib)."""
-    counting_crib: bool = False
-    """Whether `to_count` is the crib."""
-
-    @property
-    def side(self) -> int:
-        """Which score this seat pegs on."""
-        return self.rules.side_of(self.seat)
-
-    @property
-    def is_dealer(self) -> bool:
-        """Whether this seat owns the crib this deal."""
-        return self.seat == self.dealer
-
-
-_ObservationSlots: Final = type("_ObservationSlots", (), {"__slots__": Observation.__slots__})
-"""A plain class with `Observation`'s slots, filled and then given the dataclass as its class."""
-_new: Final = object.__new__
+_GAME_SLOTS: Final = (
+    "_cut_deck",
+    "_cuts",
+    "_muggins",
+    "_n",
+    "_next_dealer",
+    "_out",
+    "_pile_ranks",
+    "_plays",
+    "_sampled",
+    "_show",
+    "_sides",
+    "_starter_at",
+    "_target",
+    "_to_move",
+    "count",
+    "crib",
+    "cut_seats",
+    "deal_number",
+    "dealer",
+    "dealt",
+    "discards",
+    "events",
+    "game_number",
+    "hands",
+    "kept",
+    "last_player",
+    "log",
+    "manual_count",
+    "match_points",
+    "passed",
+    "phase",
+    "pile",
+    "played",
+    "rng",
+    "rules",
+    "scores",
+    "seed",
+    "shown",
+    "starter",
+    "stock",
+    "turn",
+    "winner",
+)
+"""`Game`'s attributes, named here because a compiled class has no ``__slots__`` to read."""
 
 
 class Game:
@@ -318,50 +313,7 @@ class Game:
 
     # Slots: a game has more attributes than CPython's shared-key instance dicts hold, and every
     # step reads a dozen of them.
-    __slots__ = (
-        "_cut_deck",
-        "_cuts",
-        "_muggins",
-        "_n",
-        "_next_dealer",
-        "_out",
-        "_pile_ranks",
-        "_plays",
-        "_sampled",
-        "_show",
-        "_sides",
-        "_starter_at",
-        "_target",
-        "_to_move",
-        "count",
-        "crib",
-        "cut_seats",
-        "deal_number",
-        "dealer",
-        "dealt",
-        "discards",
-        "events",
-        "game_number",
-        "hands",
-        "kept",
-        "last_player",
-        "log",
-        "manual_count",
-        "match_points",
-        "passed",
-        "phase",
-        "pile",
-        "played",
-        "rng",
-        "rules",
-        "scores",
-        "seed",
-        "shown",
-        "starter",
-        "stock",
-        "turn",
-        "winner",
-    )
+    __slots__ = _GAME_SLOTS
 
     def __init__(
         self,
@@ -1036,7 +988,7 @@ class Game:
         phase = self.phase
         hands = self.hands
         # Built slot by slot (see `fast_constructor`): one is made for every decision.
-        obs: Any = _new(_ObservationSlots)
+        obs: Any = object.__new__(_ObservationSlots)
         obs.to_count = ()
         obs.counting_crib = False
         obs.pending_claim = None
@@ -1081,7 +1033,8 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy (for search); the copy's RNG continues from the same state."""
-        other = object.__new__(type(self))
+        # A real (if throwaway) construction: a compiled `Game` cannot be made without __init__.
+        other = type(self)(self.rules, seed=self.seed, first_dealer=0)
         for name in _GAME_SLOTS:
             setattr(other, name, getattr(self, name))
         rng = random.Random()
@@ -1109,9 +1062,6 @@ class Game:
     def __repr__(self) -> str:
         scores = "-".join(map(str, self.scores))
         return f"<Game {self.rules.name} seed={self.seed} {self.phase.value} scores {scores}>"
-
-
-_GAME_SLOTS: Final = Game.__slots__
 
 
 def redact(event: Event, seat: int) -> Event:

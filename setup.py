@@ -1,0 +1,33 @@
+"""Optional compiled build: ``FIFTEENTWO_COMPILE=1`` compiles the game engine with mypyc.
+
+Everything is configured in pyproject.toml; this file only adds the compiled modules when asked.
+An ordinary install (``make play``, ``make test``, ``pip install .``) is pure Python and needs no
+C compiler. ``make compiled`` builds the compiled engine into its own virtual environment; see
+docs/speed.md for why, what it gains and how it is tested.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from setuptools import setup
+
+COMPILED = ["src/fifteentwo/game.py", "src/fifteentwo/scoring.py"]
+"""The modules mypyc compiles: the state machine, where self-play spends its time."""
+
+
+def compiled_modules() -> list[object]:
+    if os.environ.get("FIFTEENTWO_COMPILE") != "1":
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        sys.exit(
+            "FIFTEENTWO_COMPILE=1 needs mypy (which brings mypyc) in the build environment: "
+            "pip install mypy setuptools wheel, then pip install --no-build-isolation ."
+        )
+    return list(mypycify(COMPILED, opt_level="3"))
+
+
+setup(ext_modules=compiled_modules())
