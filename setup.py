@@ -14,7 +14,8 @@ import sys
 from setuptools import setup
 
 COMPILED = ["src/fifteentwo/game.py", "src/fifteentwo/scoring.py"]
-"""The modules mypyc compiles: the state machine, where self-play spends its time."""
+"""The modules mypyc compiles: the state machine and the scoring it calls, where self-play
+spends its time (docs/speed.md says what else would pay)."""
 
 
 def compiled_modules() -> list[object]:
