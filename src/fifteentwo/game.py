@@ -21,7 +21,7 @@ import random
 from collections.abc import Iterable, Sequence
 from itertools import chain, combinations
 from operator import attrgetter
-from typing import Any, Final
+from typing import Final
 
 from fifteentwo.actions import (
     CHANCE,
@@ -57,7 +57,7 @@ from fifteentwo.actions import (
 )
 from fifteentwo.cards import DECK, Card, Rank
 from fifteentwo.errors import IllegalActionError
-from fifteentwo.observation import Observation, _ObservationSlots
+from fifteentwo.observation import Observation
 from fifteentwo.rules import STANDARD, Rules, find_rules
 from fifteentwo.scoring import (
     GO_POINTS,
@@ -128,6 +128,7 @@ _new_deal_hands = fast_constructor(DealHands)
 _new_turn_starter = fast_constructor(TurnStarter)
 _new_starter_turned = fast_constructor(StarterTurned)
 _new_hand_counted = fast_constructor(HandCounted)
+_new_observation = fast_constructor(Observation)
 
 
 _INDEX: Final = attrgetter("index")
@@ -987,45 +988,49 @@ class Game:
         to_move = self._to_move
         phase = self.phase
         hands = self.hands
-        # Built slot by slot (see `fast_constructor`): one is made for every decision.
-        obs: Any = object.__new__(_ObservationSlots)
-        obs.to_count = ()
-        obs.counting_crib = False
-        obs.pending_claim = None
+        to_count: tuple[Card, ...] = ()
+        counting_crib = False
+        pending_claim = None
+        legal: tuple[Action, ...]
         if to_move != seat:
-            obs.legal = ()
+            legal = ()
         elif phase is _PLAY:
-            obs.legal = self._legal_plays(seat)
+            legal = self._legal_plays(seat)
         elif phase is _DISCARD:
-            obs.legal = tuple(_discard_actions(hands[seat], self.rules.discard))
+            legal = tuple(_discard_actions(hands[seat], self.rules.discard))
         else:
-            obs.legal = tuple(self.legal_actions())
+            legal = tuple(self.legal_actions())
             if phase is _SHOW:
                 if self._muggins is None:
-                    obs.counting_crib = crib = self._show[0][1]
-                    obs.to_count = self._show_cards(seat, crib)
+                    counting_crib = crib = self._show[0][1]
+                    to_count = self._show_cards(seat, crib)
                 else:
-                    obs.pending_claim = self._muggins[1]
-        obs.rules = self.rules
-        obs.seat = seat
-        obs.phase = phase
-        obs.to_move = to_move
-        obs.dealer = self.dealer
-        obs.scores = tuple(self.scores)
-        obs.match_points = self.match_points
-        obs.game_number = self.game_number
-        obs.hand = tuple(hands[seat])
-        obs.kept = self.kept[seat]
-        obs.discards = self.discards[seat] or ()
-        obs.starter = self.starter
-        obs.pile = tuple(self.pile)
-        obs.count = self.count
-        obs.played = tuple(self.played)
-        obs.passed = self.passed
-        obs.hand_sizes = tuple(map(len, hands))
-        obs.shown = self.shown
-        obs.__class__ = Observation
-        return obs  # type: ignore[no-any-return]
+                    pending_claim = self._muggins[1]
+        # One is made for every decision: every field, in order (see `fast_constructor`).
+        return _new_observation(
+            self.rules,
+            seat,
+            phase,
+            to_move,
+            self.dealer,
+            tuple(self.scores),
+            self.match_points,
+            self.game_number,
+            tuple(hands[seat]),
+            self.kept[seat],
+            self.discards[seat] or (),
+            self.starter,
+            tuple(self.pile),
+            self.count,
+            tuple(self.played),
+            self.passed,
+            tuple(map(len, hands)),
+            self.shown,
+            legal,
+            pending_claim,
+            to_count,
+            counting_crib,
+        )
 
     def events_for(self, seat: int, events: Sequence[Event] | None = None) -> list[Event]:
         """The events as ``seat`` may see them: other hands and discards hidden."""

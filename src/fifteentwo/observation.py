@@ -2,14 +2,13 @@
 
 It lives apart from `fifteentwo.game` so that the game module can be compiled (see
 docs/speed.md) while this stays an ordinary dataclass: the engine builds one for every decision
-by filling a plain class with the same slots and then giving it this class (CPython allows
-``__class__`` assignment between equal slot layouts), which compiled classes do not allow.
+with `fifteentwo.actions.fast_constructor` (a plain class with the same slots, filled, then given
+this class), which a compiled class would not allow.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
 
 from fifteentwo.actions import Action, Phase
 from fifteentwo.cards import Card
@@ -66,7 +65,3 @@ class Observation:
     def is_dealer(self) -> bool:
         """Whether this seat owns the crib this deal."""
         return self.seat == self.dealer
-
-
-_ObservationSlots: Final = type("_ObservationSlots", (), {"__slots__": Observation.__slots__})
-"""A plain class with `Observation`'s slots, filled and then given the dataclass as its class."""
