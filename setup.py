@@ -26,7 +26,8 @@ def compiled_modules() -> list[object]:
     except ImportError:
         sys.exit(
             "FIFTEENTWO_COMPILE=1 needs mypy (which brings mypyc) in the build environment: "
-            "pip install mypy setuptools wheel, then pip install --no-build-isolation ."
+            "pip install . mypy setuptools wheel, then FIFTEENTWO_COMPILE=1 pip install "
+            "--no-build-isolation --no-deps --force-reinstall . (or: make compiled)"
         )
     return list(mypycify(COMPILED, opt_level="3"))
 
