@@ -108,7 +108,7 @@ def test_card_errors_are_value_errors_and_fifteentwo_errors() -> None:
     with pytest.raises(ValueError):
         parse_card("xx")
     with pytest.raises(FifteenTwoError):
-        parse_card(12)  # type: ignore[arg-type]
+        parse_card(12)
 
 
 def test_bad_constructor_arguments() -> None:

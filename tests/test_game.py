@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 
 import fifteentwo
 from _scripted import card, cards, new_game, setup
+from fifteentwo import actions, observation, scoring
+from fifteentwo import cards as cards_module
 from fifteentwo import game as game_module
-from fifteentwo import scoring
 from fifteentwo.actions import (
     CHANCE,
     GO,
@@ -381,6 +382,8 @@ def test_fast_constructor_makes_ordinary_frozen_values() -> None:
 
     with pytest.raises(TypeError, match="not a slots dataclass"):
         fast_constructor(NoSlots)
+    # A compiled class is its own fast constructor (its __init__ is compiled).
+    assert (make is CardPlayed) is fifteentwo.COMPILED
 
 
 def test_games_are_independent_of_the_global_random_state() -> None:
@@ -398,6 +401,6 @@ def test_the_engine_is_compiled_exactly_when_the_run_expects_it() -> None:
     the pure-Python engine; an ordinary install is pure Python."""
     expected = os.environ.get("FIFTEENTWO_EXPECT_COMPILED") == "1"
     assert fifteentwo.COMPILED is expected
-    assert game_module.__file__ is not None and scoring.__file__ is not None
-    assert game_module.__file__.endswith(".py") is not expected
-    assert scoring.__file__.endswith(".py") is not expected
+    for module in (game_module, scoring, actions, cards_module, observation):
+        assert module.__file__ is not None
+        assert module.__file__.endswith(".py") is not expected, module.__name__

@@ -142,6 +142,9 @@ _CARD_RE: Final = re.compile(rf"({_RANK_PATTERN})(?:\s+of\s+|-of-|\s*)({_SUIT_PA
 _COMPACT_RE: Final = re.compile(r"(?:10|[a2-9tjqk])[cdhs♣♦♥♠♧♢♡♤]")
 _COMPACT_ALL_RE: Final = re.compile(f"(?:{_COMPACT_RE.pattern})+")
 
+_CARDS: Final[list[Card]] = []
+"""The 52 interned cards in index order, filled once below."""
+
 
 class Card:
     """A playing card: immutable, hashable, ordered by rank then suit, and interned.
@@ -161,15 +164,17 @@ class Card:
     def __new__(cls, rank: Rank | int, suit: Suit | int) -> Card:
         if not (1 <= rank <= 13 and 0 <= suit <= 3):
             raise CardError(f"no such card: rank {rank!r}, suit {suit!r}")
-        return _CARDS[(int(rank) - 1) * 4 + int(suit)]
-
-    @classmethod
-    def _build(cls, index: int) -> Card:
-        """Make one of the 52 interned cards; only run while building the module."""
-        card = object.__new__(cls)
-        rank, suit = Rank(index // 4 + 1), Suit(index % 4)
-        for name, value in (("rank", rank), ("suit", suit), ("index", index), ("pips", rank.pips)):
-            object.__setattr__(card, name, value)
+        index = (int(rank) - 1) * 4 + int(suit)
+        if len(_CARDS) == 52:
+            return _CARDS[index]
+        # Only while this module loads: the 52 cards are made once, in index order. (Made here
+        # rather than by ``object.__new__``, which a compiled class refuses; docs/speed.md.)
+        card = super().__new__(cls)
+        rank = Rank(rank)
+        object.__setattr__(card, "rank", rank)
+        object.__setattr__(card, "suit", Suit(suit))
+        object.__setattr__(card, "index", index)
+        object.__setattr__(card, "pips", rank.pips)
         return card
 
     @staticmethod
@@ -177,7 +182,7 @@ class Card:
         """The card with number ``index`` (0..51), the inverse of `Card.index`."""
         if not 0 <= index < 52:
             raise CardError(f"card index out of range: {index!r}")
-        return _CARDS[index]
+        return DECK[index]
 
     @staticmethod
     def parse(text: str) -> Card:
@@ -241,9 +246,10 @@ class Card:
         return f"Card.parse({self.short!r})"
 
 
-_CARDS: Final[tuple[Card, ...]] = tuple(Card._build(i) for i in range(52))
+for _i in range(52):
+    _CARDS.append(Card(_i // 4 + 1, _i % 4))
 
-DECK: Final[tuple[Card, ...]] = _CARDS
+DECK: Final[tuple[Card, ...]] = tuple(_CARDS)
 """The 52 cards in index order (ace of clubs first, king of spades last)."""
 
 CardLike = Card | str
@@ -252,12 +258,12 @@ CardLike = Card | str
 
 def new_deck() -> list[Card]:
     """A fresh, ordered 52-card deck as a list the caller may shuffle."""
-    return list(_CARDS)
+    return list(DECK)
 
 
 def shuffled_deck(rng: random.Random) -> list[Card]:
     """A deck shuffled by the caller's seeded RNG (fifteentwo never uses global randomness)."""
-    deck = list(_CARDS)
+    deck = list(DECK)
     rng.shuffle(deck)
     return deck
 
@@ -278,10 +284,12 @@ def parse_rank(text: str) -> Rank:
     return rank
 
 
-def parse_card(text: CardLike) -> Card:
+def parse_card(text: object) -> Card:
     """Read exactly one card; raise `CardError` naming the token if it is not one.
 
-    A `Card` is returned as it is, so callers may pass either.
+    A `Card` is returned as it is, so callers may pass either; anything but a `Card` or a
+    string (a number read from a corrupt file, say) raises `CardError` too. (Typed `object`,
+    not `CardLike`, so that the compiled module checks it here rather than raising TypeError.)
 
     >>> parse_card("Q♥"), parse_card("queen of hearts") is parse_card("qh")
     (Card.parse('QH'), True)

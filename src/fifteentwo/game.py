@@ -77,22 +77,22 @@ COMPILED: Final = not __file__.endswith(".py")
 _MAX_CLAIM = 29
 
 # Phases, reasons and the jack as module constants: reading an enum member off its class costs
-# ten times a global load.
-_CUT_FOR_DEAL = Phase.CUT_FOR_DEAL
-_DEAL = Phase.DEAL
-_DISCARD = Phase.DISCARD
-_STARTER = Phase.STARTER
-_PLAY = Phase.PLAY
-_SHOW = Phase.SHOW
-_GAME_OVER = Phase.GAME_OVER
-_PLAY_REASON = Reason.PLAY
-_GO_REASON = Reason.GO
-_LAST_CARD = Reason.LAST_CARD
-_HAND = Reason.HAND
-_CRIB = Reason.CRIB
-_HIS_HEELS = Reason.HIS_HEELS
-_MUGGINS_REASON = Reason.MUGGINS
-_THREE_FOR_LAST = Reason.THREE_FOR_LAST
+# ten times a global load (and a compiled module keeps Final ones in C variables).
+_CUT_FOR_DEAL: Final = Phase.CUT_FOR_DEAL
+_DEAL: Final = Phase.DEAL
+_DISCARD: Final = Phase.DISCARD
+_STARTER: Final = Phase.STARTER
+_PLAY: Final = Phase.PLAY
+_SHOW: Final = Phase.SHOW
+_GAME_OVER: Final = Phase.GAME_OVER
+_PLAY_REASON: Final = Reason.PLAY
+_GO_REASON: Final = Reason.GO
+_LAST_CARD: Final = Reason.LAST_CARD
+_HAND: Final = Reason.HAND
+_CRIB: Final = Reason.CRIB
+_HIS_HEELS: Final = Reason.HIS_HEELS
+_MUGGINS_REASON: Final = Reason.MUGGINS
+_THREE_FOR_LAST: Final = Reason.THREE_FOR_LAST
 _JACK: Final = int(Rank.JACK)
 
 _RANK_OF: Final = tuple(i // 4 + 1 for i in range(52))
@@ -128,7 +128,9 @@ _new_deal_hands = fast_constructor(DealHands)
 _new_turn_starter = fast_constructor(TurnStarter)
 _new_starter_turned = fast_constructor(StarterTurned)
 _new_hand_counted = fast_constructor(HandCounted)
-_new_observation = fast_constructor(Observation)
+# (Only the pure engine uses it; a compiled `Observation` has no slots to fill. See
+# `Game.observation`.)
+_new_observation = Observation if COMPILED else fast_constructor(Observation)
 
 
 _INDEX: Final = attrgetter("index")
@@ -143,9 +145,12 @@ _CHANCE_TYPES: Final = (DealHands, TurnStarter, DrawForDeal)  # (a tuple tests f
 # (another Python version), or for RNGs that are not plain `random.Random`.
 
 
+_RANDOM: Final = random.Random  # (a module attribute is looked up on every use)
+
+
 def randbelow(rng: random.Random, n: int) -> int:
     """`rng.randrange(n)` for n > 0: the same number, drawn the same way."""
-    if not _FAST_RNG or type(rng) is not random.Random or n <= 0:
+    if not _FAST_RNG or type(rng) is not _RANDOM or n <= 0:
         return rng.randrange(n)  # (which raises for n <= 0)
     getrandbits = rng.getrandbits
     bits = n.bit_length()
@@ -157,7 +162,7 @@ def randbelow(rng: random.Random, n: int) -> int:
 
 def sample_deck(rng: random.Random, k: int) -> list[Card]:
     """`rng.sample(DECK, k)`: the same cards in the same order."""
-    if not _FAST_RNG or type(rng) is not random.Random or not 6 <= k <= 52:
+    if not _FAST_RNG or type(rng) is not _RANDOM or not 6 <= k <= 52:
         return rng.sample(DECK, k)  # (for k < 6 the library draws by another method)
     getrandbits = rng.getrandbits
     pool = list(DECK)
@@ -174,7 +179,7 @@ def sample_deck(rng: random.Random, k: int) -> list[Card]:
 
 def shuffle(rng: random.Random, cards: list[Card]) -> None:
     """`rng.shuffle(cards)`: the same order."""
-    if not _FAST_RNG or type(rng) is not random.Random:
+    if not _FAST_RNG or type(rng) is not _RANDOM:
         rng.shuffle(cards)
         return
     getrandbits = rng.getrandbits
@@ -259,13 +264,17 @@ class _GameEnded(Exception):
 _GAME_SLOTS: Final = (
     "_cut_deck",
     "_cuts",
+    "_discard_size",
     "_muggins",
     "_n",
     "_next_dealer",
+    "_nobs_in_crib",
+    "_optional_go",
     "_out",
     "_pile_ranks",
     "_plays",
     "_sampled",
+    "_second_series",
     "_show",
     "_sides",
     "_starter_at",
@@ -338,6 +347,10 @@ class Game:
         self._n = n
         self._sides = tuple(rules.side_of(s) for s in range(n))
         self._target = rules.target
+        self._discard_size = rules.discard
+        self._second_series = rules.second_series
+        self._optional_go = rules.optional_play_after_go
+        self._nobs_in_crib = rules.nobs_in_crib
         self.phase = _CUT_FOR_DEAL
         self.scores = [0] * rules.sides
         # Tuples, replaced when they change: observations share them instead of copying.
@@ -448,7 +461,7 @@ class Game:
         if phase is _PLAY:
             return list(self._legal_plays(self.turn))
         if phase is _DISCARD:
-            return _discard_actions(self.hands[self._discarding_seat()], self.rules.discard)
+            return _discard_actions(self.hands[self._discarding_seat()], self._discard_size)
         if phase is _SHOW:
             if self._muggins is not None:
                 return list(_MUGGINS)
@@ -469,7 +482,7 @@ class Game:
         while k and hand[k - 1].pips > limit:
             k -= 1
         legal: tuple[Action, ...] = self._plays[seat][:k]
-        if not k or (self.rules.optional_play_after_go and any(self.passed)):
+        if not k or (self._optional_go and any(self.passed)):
             legal += (GO,)
         return legal
 
@@ -536,7 +549,7 @@ class Game:
         hand = self.hands[seat]
         if not hand or hand[0].pips > 31 - self.count:  # the hand is in rank order
             return True
-        return self.rules.optional_play_after_go and any(self.passed)
+        return self._optional_go and any(self.passed)
 
     # --- applying actions ----------------------------------------------------------------------
 
@@ -563,7 +576,7 @@ class Game:
             elif type(action) is Discard and self.phase is _DISCARD:
                 cards = action.cards
                 rest = _without(self.hands[actor], cards)
-                if rest is None or len(cards) != self.rules.discard:
+                if rest is None or len(cards) != self._discard_size:
                     self.check_legal(action)  # raises
                 self.log.append((actor, action))
                 self._discard(actor, cards, rest)
@@ -713,13 +726,16 @@ class Game:
         self.deal_number += 1
         hands = action.hands
         self.hands = [sorted(h, key=_INDEX) for h in hands]  # kept in index order from here
-        self.dealt = list(map(tuple, hands))  # (tuples already, unless built by hand)
+        self.dealt = [tuple(h) for h in hands]  # (tuples already, unless built by hand)
         self.kept = [()] * n
         self._plays = [()] * n
         self.discards = [None] * n
         self.crib = list(action.pack)
+        taken = [card.index for hand in hands for card in hand]
+        taken += [card.index for card in action.pack]
+        taken.sort(reverse=True)
         stock = list(DECK)  # the undealt cards, in index order
-        for i in sorted(map(_INDEX, [*chain.from_iterable(hands), *action.pack]), reverse=True):
+        for i in taken:
             del stock[i]
         if (self.dealer + 1) % n in self.cut_seats:
             shuffle(self.rng, stock)  # a seat will cut it by depth: give it a real order
@@ -844,7 +860,7 @@ class Game:
                 self._score(last, GO_POINTS, _GO_REASON)
             else:
                 self._score(last, LAST_CARD_POINTS, _LAST_CARD)
-        if not cards_left or not self.rules.second_series:
+        if not cards_left or not self._second_series:
             self._begin_show()
             return
         n = self._n
@@ -877,7 +893,7 @@ class Game:
             total = hand_total4(a.index, b.index, c.index, d.index, starter.index, crib)
         else:
             total = hand_total([card.index for card in cards], starter.index, crib)
-        if crib and not self.rules.nobs_in_crib:
+        if crib and not self._nobs_in_crib:
             jack = Card(Rank.JACK, starter.suit)
             if jack in cards:
                 total -= 1
@@ -905,7 +921,7 @@ class Game:
         assert starter is not None
         self.shown += ((seat, crib, cards),)
         self._out.append(
-            _new_hand_counted(seat, cards, starter, crib, total, claimed, self.rules.nobs_in_crib)
+            _new_hand_counted(seat, cards, starter, crib, total, claimed, self._nobs_in_crib)
         )
         if claimed:
             self._score(seat, claimed, _CRIB if crib else _HAND, cards)
@@ -997,7 +1013,7 @@ class Game:
         elif phase is _PLAY:
             legal = self._legal_plays(seat)
         elif phase is _DISCARD:
-            legal = tuple(_discard_actions(hands[seat], self.rules.discard))
+            legal = tuple(_discard_actions(hands[seat], self._discard_size))
         else:
             legal = tuple(self.legal_actions())
             if phase is _SHOW:
@@ -1006,31 +1022,25 @@ class Game:
                     to_count = self._show_cards(seat, crib)
                 else:
                     pending_claim = self._muggins[1]
-        # One is made for every decision: every field, in order (see `fast_constructor`).
+        # One is made for every decision: every field, in order. The pure engine fills a plain
+        # slots object (`fast_constructor`); compiled, the class is called directly, which is
+        # a C call (through a variable it would parse its 22 arguments; docs/speed.md).
+        rules, dealer, starter, count = self.rules, self.dealer, self.starter, self.count
+        hand, kept, discards = tuple(hands[seat]), self.kept[seat], self.discards[seat] or ()
+        scores, pile, played = tuple(self.scores), tuple(self.pile), tuple(self.played)
+        match_points, game_number = self.match_points, self.game_number
+        passed, shown, sizes = self.passed, self.shown, tuple([len(h) for h in hands])
+        if COMPILED:
+            return Observation(
+                rules, seat, phase, to_move, dealer, scores, match_points, game_number, hand, kept,
+                discards, starter, pile, count, played, passed, sizes, shown, legal,
+                pending_claim, to_count, counting_crib,
+            )  # fmt: skip
         return _new_observation(
-            self.rules,
-            seat,
-            phase,
-            to_move,
-            self.dealer,
-            tuple(self.scores),
-            self.match_points,
-            self.game_number,
-            tuple(hands[seat]),
-            self.kept[seat],
-            self.discards[seat] or (),
-            self.starter,
-            tuple(self.pile),
-            self.count,
-            tuple(self.played),
-            self.passed,
-            tuple(map(len, hands)),
-            self.shown,
-            legal,
-            pending_claim,
-            to_count,
-            counting_crib,
-        )
+            rules, seat, phase, to_move, dealer, scores, match_points, game_number, hand, kept,
+            discards, starter, pile, count, played, passed, sizes, shown, legal,
+            pending_claim, to_count, counting_crib,
+        )  # fmt: skip
 
     def events_for(self, seat: int, events: Sequence[Event] | None = None) -> list[Event]:
         """The events as ``seat`` may see them: other hands and discards hidden."""

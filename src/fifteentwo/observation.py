@@ -1,9 +1,8 @@
 """`Observation`: what one seat may see of a game, the only view a player gets.
 
-It lives apart from `fifteentwo.game` so that the game module can be compiled (see
-docs/speed.md) while this stays an ordinary dataclass: the engine builds one for every decision
-with `fifteentwo.actions.fast_constructor` (a plain class with the same slots, filled, then given
-this class), which a compiled class would not allow.
+The engine builds one for every decision, so it is compiled along with the engine when the
+engine is (docs/speed.md); that is why it writes out its ``__init__``. It is also importable
+from `fifteentwo.game` and `fifteentwo`.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from fifteentwo.rules import Rules
 __all__ = ["Observation"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Observation:
     """What one seat may see: its own cards, played and shown cards, the starter, the scores."""
 
@@ -55,6 +54,85 @@ class Observation:
     """When this seat must count by hand: the cards it counts (its hand or its crib)."""
     counting_crib: bool = False
     """Whether `to_count` is the crib."""
+
+    # Written out, not generated: a compiled dataclass's generated ``__init__`` cannot set its
+    # frozen fields (docs/speed.md). ``object.__setattr__`` is what the generated one does too.
+    def __init__(  # noqa: PLR0917 (the fields, in order, as the generated one takes them)
+        self,
+        rules: Rules,
+        seat: int,
+        phase: Phase,
+        to_move: int | None,
+        dealer: int,
+        scores: tuple[int, ...],
+        match_points: tuple[int, ...],
+        game_number: int,
+        hand: tuple[Card, ...],
+        kept: tuple[Card, ...],
+        discards: tuple[Card, ...],
+        starter: Card | None,
+        pile: tuple[Card, ...],
+        count: int,
+        played: tuple[tuple[int, Card], ...],
+        passed: tuple[bool, ...],
+        hand_sizes: tuple[int, ...],
+        shown: tuple[tuple[int, bool, tuple[Card, ...]], ...],
+        legal: tuple[Action, ...],
+        pending_claim: int | None = None,
+        to_count: tuple[Card, ...] = (),
+        counting_crib: bool = False,
+    ) -> None:
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "to_move", to_move)
+        object.__setattr__(self, "dealer", dealer)
+        object.__setattr__(self, "scores", scores)
+        object.__setattr__(self, "match_points", match_points)
+        object.__setattr__(self, "game_number", game_number)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "kept", kept)
+        object.__setattr__(self, "discards", discards)
+        object.__setattr__(self, "starter", starter)
+        object.__setattr__(self, "pile", pile)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "played", played)
+        object.__setattr__(self, "passed", passed)
+        object.__setattr__(self, "hand_sizes", hand_sizes)
+        object.__setattr__(self, "shown", shown)
+        object.__setattr__(self, "legal", legal)
+        object.__setattr__(self, "pending_claim", pending_claim)
+        object.__setattr__(self, "to_count", to_count)
+        object.__setattr__(self, "counting_crib", counting_crib)
+
+    def __reduce__(self) -> tuple[type[Observation], tuple[object, ...]]:
+        return (
+            Observation,
+            (
+                self.rules,
+                self.seat,
+                self.phase,
+                self.to_move,
+                self.dealer,
+                self.scores,
+                self.match_points,
+                self.game_number,
+                self.hand,
+                self.kept,
+                self.discards,
+                self.starter,
+                self.pile,
+                self.count,
+                self.played,
+                self.passed,
+                self.hand_sizes,
+                self.shown,
+                self.legal,
+                self.pending_claim,
+                self.to_count,
+                self.counting_crib,
+            ),
+        )
 
     @property
     def side(self) -> int:
