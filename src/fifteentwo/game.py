@@ -128,9 +128,7 @@ _new_deal_hands = fast_constructor(DealHands)
 _new_turn_starter = fast_constructor(TurnStarter)
 _new_starter_turned = fast_constructor(StarterTurned)
 _new_hand_counted = fast_constructor(HandCounted)
-# (Only the pure engine uses it; a compiled `Observation` has no slots to fill. See
-# `Game.observation`.)
-_new_observation = Observation if COMPILED else fast_constructor(Observation)
+_new_observation = fast_constructor(Observation)  # (compiled, `Game.observation` calls the class)
 
 
 _INDEX: Final = attrgetter("index")
