@@ -386,6 +386,15 @@ def test_fast_constructor_makes_ordinary_frozen_values() -> None:
     assert (make is CardPlayed) is fifteentwo.COMPILED
 
 
+def test_observations_pickle_and_stay_frozen() -> None:
+    game = Game(seed=3)
+    game.advance()
+    obs = game.observation(game.to_move)
+    assert pickle.loads(pickle.dumps(obs)) == obs
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        obs.count = 3  # type: ignore[misc]
+
+
 def test_games_are_independent_of_the_global_random_state() -> None:
     random.seed(1)
     a = Game(seed=5)

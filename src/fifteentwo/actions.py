@@ -54,7 +54,8 @@ _T = TypeVar("_T")
 
 
 class _Value:
-    """The base of every action and event: pickles any of them by calling its class again.
+    """The base of every action, event and `Observation`: pickles any of them by calling its
+    class again.
 
     (A compiled class has no ``__dict__`` or ``__slots__`` for pickle's default to work from.
     The classes the engine builds in its hot paths also write out their ``__init__``, because

@@ -1,7 +1,8 @@
 """`Observation`: what one seat may see of a game, the only view a player gets.
 
 The engine builds one for every decision, so it is compiled along with the engine when the
-engine is (docs/speed.md); that is why it writes out its ``__init__``. It is also importable
+engine is (docs/speed.md); that is why it writes out its ``__init__``, and pickles through the
+base it shares with actions and events. It is also importable
 from `fifteentwo.game` and `fifteentwo`.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fifteentwo.actions import Action, Phase
+from fifteentwo.actions import Action, Phase, _Value
 from fifteentwo.cards import Card
 from fifteentwo.rules import Rules
 
@@ -17,7 +18,7 @@ __all__ = ["Observation"]
 
 
 @dataclass(frozen=True, slots=True, init=False)
-class Observation:
+class Observation(_Value):
     """What one seat may see: its own cards, played and shown cards, the starter, the scores."""
 
     rules: Rules
@@ -104,35 +105,6 @@ class Observation:
         object.__setattr__(self, "pending_claim", pending_claim)
         object.__setattr__(self, "to_count", to_count)
         object.__setattr__(self, "counting_crib", counting_crib)
-
-    def __reduce__(self) -> tuple[type[Observation], tuple[object, ...]]:
-        return (
-            Observation,
-            (
-                self.rules,
-                self.seat,
-                self.phase,
-                self.to_move,
-                self.dealer,
-                self.scores,
-                self.match_points,
-                self.game_number,
-                self.hand,
-                self.kept,
-                self.discards,
-                self.starter,
-                self.pile,
-                self.count,
-                self.played,
-                self.passed,
-                self.hand_sizes,
-                self.shown,
-                self.legal,
-                self.pending_claim,
-                self.to_count,
-                self.counting_crib,
-            ),
-        )
 
     @property
     def side(self) -> int:
