@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 from operator import add
-from typing import Final
+from typing import Final, TypeVar
 
 from fifteentwo.cards import Card, CardLike, Rank, parse_card, to_cards
 from fifteentwo.errors import CardError
@@ -56,6 +56,8 @@ HIS_HEELS_POINTS: Final = 2
 PAIR_POINTS: Final = (0, 0, 2, 6, 12)
 """Points for 0..4 cards of one rank: a pair 2, pair royal 6, double pair royal 12."""
 PAIR_NAMES: Final = ("", "", "pair", "pair royal", "double pair royal")
+
+_T = TypeVar("_T")
 
 
 def his_heels(starter: CardLike) -> int:
@@ -111,19 +113,95 @@ def number_word(n: int) -> str:
     return _TENS_WORDS[tens] + ("" if ones == 0 else "-" + _NUMBER_WORDS[ones])
 
 
-@dataclass(frozen=True, slots=True)
 class HandScore:
-    """The show score of a hand or crib with its starter, itemized."""
+    """The show score of a hand or crib with its starter, itemized.
 
-    hand: tuple[Card, ...]
-    starter: Card
-    crib: bool
-    items: tuple[ScoreItem, ...]
+    Immutable and compared by value, as the frozen dataclass it replaced. `score_hand` fills
+    only the total, from the table path (`hand_total`): the items, which cost some fifty times
+    more to list, are worked out the first time they are asked for (``items``, ``say()``,
+    ``points_by_kind()``, ``to_json()``, equality). Built with its items given, as
+    ``HandScore(hand, starter, crib, items)``, its total is their sum. (A plain class with
+    an ``__init__`` written out, not a dataclass, so that mypyc compiles it; docs/speed.md.)
+    """
+
+    __slots__ = ("_crib", "_hand", "_items", "_starter", "_total")
+    _hand: tuple[Card, ...]
+    _starter: Card
+    _crib: bool
+    _items: tuple[ScoreItem, ...] | None
+    _total: int
+
+    def __init__(
+        self,
+        hand: tuple[Card, ...],
+        starter: Card,
+        crib: bool,
+        items: tuple[ScoreItem, ...] | None = None,
+        total: int = -1,
+    ) -> None:
+        # ``items=None`` with a ``total`` is score_hand's lazy form; the total must be right.
+        self._hand = hand
+        self._starter = starter
+        self._crib = crib
+        self._items = items
+        if items is not None:
+            total = 0
+            for item in items:
+                total += item.points
+        elif total < 0:
+            total = hand_total([c.index for c in hand], starter.index, crib)
+        self._total = total
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """The 3 or 4 cards shown, in the order given."""
+        return self._hand
+
+    @property
+    def starter(self) -> Card:
+        """The card cut from the pack, shared by every hand and the crib."""
+        return self._starter
+
+    @property
+    def crib(self) -> bool:
+        """Whether this is the crib, where only a five-card flush counts."""
+        return self._crib
+
+    @property
+    def items(self) -> tuple[ScoreItem, ...]:
+        """Every scoring combination with its cards, listed on first use."""
+        items = self._items
+        if items is None:
+            items = tuple(_hand_items(self._hand, self._starter, self._crib))
+            self._items = items
+        return items
 
     @property
     def total(self) -> int:
-        """Sum of the items' points."""
-        return sum(item.points for item in self.items)
+        """Sum of the items' points (known without listing them)."""
+        return self._total
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HandScore):
+            return NotImplemented
+        return (self._hand, self._starter, self._crib, self.items) == (
+            other._hand,
+            other._starter,
+            other._crib,
+            other.items,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self._hand, self._starter, self._crib, self.items))
+
+    def __repr__(self) -> str:
+        return (
+            f"HandScore(hand={self._hand!r}, starter={self._starter!r}, crib={self._crib!r},"
+            f" items={self.items!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[HandScore], tuple[object, ...]]:
+        return (HandScore, (self._hand, self._starter, self._crib, self.items))
 
     def points_by_kind(self) -> dict[str, int]:
         """Points per kind, e.g. ``{"fifteen": 8, "pair": 2}``; runs of all lengths as ``run``."""
@@ -236,17 +314,84 @@ def score_hand(
 ) -> HandScore:
     """Score a hand (or, with ``crib=True``, a crib) of 3 or 4 cards with its starter.
 
+    The total comes from the table path at once; the items and the spoken count are listed
+    when first asked for (`HandScore`). Strings are parsed once and remembered.
+
     >>> s = score_hand("4s 5h 6h 4c", "9d")
     >>> s.total, s.say()
     (14, 'fifteen two, fifteen four, fifteen six, and a double run of three is fourteen')
     """
-    cards = to_cards(hand)
+    if isinstance(hand, str):
+        known = _PARSED_LISTS.get(hand)
+        cards = (
+            known if known is not None else _remember(_PARSED_LISTS, hand, tuple(to_cards(hand)))
+        )
+    else:
+        given = tuple(hand)
+        for card in given:
+            if not isinstance(card, Card):
+                cards = tuple(to_cards(given))
+                break
+        else:
+            cards = given  # type: ignore[assignment]  # (all Cards: checked just above)
+    if isinstance(starter, Card):
+        start = starter
+    else:
+        parsed = _PARSED_CARDS.get(starter) if isinstance(starter, str) else None
+        if parsed is None:
+            return _checked_score_hand(cards, starter, crib)
+        start = parsed
+    n = len(cards)
+    if n == 4:
+        a, b, c, d = cards
+        i, j, k, m, s = a.index, b.index, c.index, d.index, start.index
+        if len({i, j, k, m, s}) == 5:  # four distinct cards, and the starter none of them
+            total = RANK_TABLE[RANK_KEY[i] + RANK_KEY[j] + RANK_KEY[k] + RANK_KEY[m] + RANK_KEY[s]]
+            suit = i & 3
+            if j & 3 == suit and k & 3 == suit and m & 3 == suit:
+                if s & 3 == suit:
+                    total += 5
+                elif not crib:
+                    total += 4
+            nobs = _NOBS_JACK[s]
+            if nobs == i or nobs == j or nobs == k or nobs == m:  # noqa: PLR1714, SIM109 (faster)
+                total += 1
+            return HandScore(cards, start, crib, None, total)
+    elif n == 3:
+        a, b, c = cards
+        i, j, k, s = a.index, b.index, c.index, start.index
+        if len({i, j, k, s}) == 4:
+            total = hand_total((i, j, k), s, crib)
+            return HandScore(cards, start, crib, None, total)
+    return _checked_score_hand(cards, start, crib)
+
+
+def _checked_score_hand(cards: Sequence[Card], starter: CardLike, crib: bool) -> HandScore:
+    """The careful road: a starter not seen before, or bad input, raising the error a user
+    should read in the usual order (the hand's duplicates, its size, then the starter)."""
+    cards = to_cards(cards)
     if not 3 <= len(cards) <= 4:
         raise CardError(f"a hand to show has 3 or 4 cards, got {len(cards)}")
-    start = parse_card(starter) if isinstance(starter, str) else starter
+    start = parse_card(starter)
+    if isinstance(starter, str):
+        _remember(_PARSED_CARDS, starter, start)
     if start in cards:
         raise CardError(f"duplicate card: {start.short} is the starter and in the hand")
-    return HandScore(tuple(cards), start, crib, tuple(_hand_items(cards, start, crib)))
+    return HandScore(tuple(cards), start, crib)
+
+
+_PARSED_LIMIT: Final = 4096
+"""Strings remembered per cache: enough for a session's worth of hands, cleared when full."""
+_PARSED_LISTS: Final[dict[str, tuple[Card, ...]]] = {}
+_PARSED_CARDS: Final[dict[str, Card]] = {}
+
+
+def _remember(cache: dict[str, _T], text: str, value: _T) -> _T:
+    """Keep a parse result (only good ones reach here: errors raise before)."""
+    if len(cache) >= _PARSED_LIMIT:
+        cache.clear()
+    cache[text] = value
+    return value
 
 
 # ---------------------------------------------------------------------------------------------
@@ -561,5 +706,30 @@ def peg_score(pile: str | Iterable[CardLike]) -> PegScore:
 
 
 def peg_points(pile: str | Iterable[CardLike]) -> int:
-    """Points for the last card of ``pile`` (Cards or strings) in the play."""
-    return peg_score(pile).total
+    """Points for the last card of ``pile`` (Cards or strings) in the play.
+
+    The number `peg_score` itemizes, from the table path (`peg_points_ranks`); bad input takes
+    `peg_score`'s road to raise the same errors.
+    """
+    if isinstance(pile, str):
+        known = _PARSED_LISTS.get(pile)
+        cards = (
+            known if known is not None else _remember(_PARSED_LISTS, pile, tuple(to_cards(pile)))
+        )
+    else:
+        given = tuple(pile)
+        for card in given:
+            if not isinstance(card, Card):
+                cards = tuple(to_cards(given))
+                break
+        else:
+            cards = given  # type: ignore[assignment]  # (all Cards: checked just above)
+    if cards and len(set(cards)) == len(cards):
+        count = 0
+        ranks = []
+        for card in cards:
+            count += card.pips
+            ranks.append((card.index >> 2) + 1)
+        if count <= 31:
+            return peg_points_ranks(ranks, count)
+    return peg_score(cards).total
