@@ -79,6 +79,11 @@ class ScoreItem:
         """The JSON shape used by the CLI and game records."""
         return {"kind": self.kind, "cards": [c.short for c in self.cards], "points": self.points}
 
+    def __reduce__(self) -> tuple[type[ScoreItem], tuple[str, tuple[Card, ...], int]]:
+        # Pickled by calling the class again: compiled by mypyc (docs/speed.md), a frozen
+        # slots dataclass cannot be unpickled through its fields.
+        return (ScoreItem, (self.kind, self.cards, self.points))
+
 
 _NUMBER_WORDS: Final = (
     "zero",
