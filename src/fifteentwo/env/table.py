@@ -101,19 +101,17 @@ class Table:
         mode = self.reward
         scores = self._scores
         for event in events:
-            kind = type(event)
-            if kind is Scored:  # what counts: the last points stop at the target
-                side = event.side  # type: ignore[union-attr]
+            if isinstance(event, Scored):  # what counts: the last points stop at the target
+                side = event.side
                 if mode != "game":
-                    gained[side] += event.score - scores[side]  # type: ignore[union-attr]
-                scores[side] = event.score  # type: ignore[union-attr]
-            elif kind is GameOver:
+                    gained[side] += event.score - scores[side]
+                scores[side] = event.score
+            elif isinstance(event, GameOver):
                 scores[:] = [0] * sides  # (a match's next game starts from nothing)
                 if mode == "game":
-                    points = event.game_points  # type: ignore[union-attr]
-                    winner = event.winner  # type: ignore[union-attr]
+                    points = event.game_points
                     for side in range(sides):
-                        gained[side] += points if side == winner else -points
+                        gained[side] += points if side == event.winner else -points
         if mode == "margin" and any(gained):
             total = sum(gained)
             others = sides - 1
