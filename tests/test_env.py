@@ -6,16 +6,18 @@ import itertools
 import random
 import warnings
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
-from fifteentwo.actions import GO, Discard, Play
+from fifteentwo.actions import GO, Count, Discard, Phase, Play, Reason, Scored
 from fifteentwo.cards import Card
 from fifteentwo.env import (
     ACTION_COUNT,
     ACTIONS,
+    GYM_ID,
     OBSERVATION_LAYOUT,
     OBSERVATION_SIZE,
     CribbageEnv,
@@ -25,7 +27,9 @@ from fifteentwo.env import (
 )
 from fifteentwo.errors import FifteenTwoError, IllegalActionError
 from fifteentwo.game import Game
+from fifteentwo.observation import Observation
 from fifteentwo.rules import find_rules, preset_names
+from fifteentwo.scoring import hand_total
 
 VARIANTS = preset_names()
 
@@ -68,8 +72,11 @@ def test_gymnasium_check_env(variant: str) -> None:
     check_env(CribbageGymEnv(variant, opponents="random"), skip_render_check=True)
 
 
-def test_gymnasium_render_check() -> None:
-    check_env(CribbageGymEnv(opponents="random", render_mode="ansi"))
+def test_gymnasium_render_check_through_make() -> None:
+    made = gymnasium.make(GYM_ID, opponents="random", render_mode="ansi")
+    check_env(made.unwrapped)
+    made.reset(seed=2)
+    assert "pile" in str(made.render())
 
 
 def _play_pettingzoo(env: CribbageEnv, seed: int, picks: int) -> tuple[list[int], dict[str, float]]:
@@ -197,3 +204,89 @@ def test_observation_reads_the_seat_view() -> None:
     assert vector.dtype == np.float32 and vector.min() >= 0 and vector.max() <= 1
     other = encode(game.observation(1 - seat))
     assert not np.intersect1d(np.flatnonzero(hand), np.flatnonzero(other[:52])).size
+
+
+def _reference_vector(obs: Observation) -> np.ndarray:
+    """The documented layout filled field by field, the plain way, for `encode` to match."""
+    rules, me, n = obs.rules, obs.seat, obs.rules.players
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+
+    def part(name: str) -> np.ndarray:
+        return out[OBSERVATION_LAYOUT[name]]
+
+    def cards(name: str, chosen: object, offset: int = 0) -> None:
+        for card in chosen:  # type: ignore[attr-defined]
+            part(name)[offset + card.index] = 1
+
+    cards("hand", obs.hand)
+    cards("kept", obs.kept)
+    cards("discards", obs.discards)
+    cards("starter", [obs.starter] if obs.starter else [])
+    cards("pile", obs.pile)
+    for k, card in enumerate(reversed(obs.pile)):
+        if k < 3:
+            part("last_ranks")[13 * k + card.rank - 1] = 1
+        part("pile_ranks")[k] = card.rank / 13
+    for seat, card in obs.played:
+        part("played")[52 * ((seat - me) % n) + card.index] = 1
+    for seat, crib, shown in obs.shown:
+        if crib:
+            cards("crib_shown", shown)
+        else:
+            cards("shown", shown, 52 * ((seat - me) % n))
+    cards("to_count", obs.to_count)
+    part("dealer")[(obs.dealer - me) % n] = 1
+    if obs.to_move is not None and obs.to_move >= 0:
+        part("to_move")[(obs.to_move - me) % n] = 1
+    part("phase")[list(Phase).index(obs.phase)] = 1
+    for seat, said in enumerate(obs.passed):
+        part("passed")[(seat - me) % n] = said
+    part("players")[n - 2] = 1
+    part("count")[0] = obs.count / 31
+    for side, score in enumerate(obs.scores):
+        part("scores")[(side - rules.side_of(me)) % rules.sides] = score / rules.target
+    for seat, size in enumerate(obs.hand_sizes):
+        part("hand_sizes")[(seat - me) % n] = size / 6
+    claim = part("claim")
+    claim[:] = (obs.counting_crib, obs.pending_claim is not None, (obs.pending_claim or 0) / 29)
+    part("target")[0] = rules.target / 121
+    variant = (rules.partnerships, rules.hand_size / 6, rules.discard / 2)
+    part("variant")[:] = (*variant, rules.optional_play_after_go)
+    return out
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_encode_matches_the_documented_layout(variant: str) -> None:
+    """Every seat's vector at every decision of a game (counting by hand, with muggins)."""
+    rules = find_rules(variant).replace(muggins=True)
+    game = Game(rules, seed=9, manual_count=range(rules.players))
+    rng = random.Random(9)
+    checked = 0
+    while not game.is_over:
+        game.advance()
+        if game.is_over:
+            break
+        for seat in range(rules.players):
+            obs = game.observation(seat)
+            assert np.array_equal(encode(obs), _reference_vector(obs)), (seat, obs.phase)
+            checked += 1
+        legal = game.legal_actions()
+        claims = [a for a in legal if isinstance(a, Count)]
+        if claims:  # claim at most the true total, sometimes less (muggins then)
+            obs = game.observation(game.to_move)  # type: ignore[arg-type]
+            total = hand_total([c.index for c in obs.to_count], obs.starter.index)  # type: ignore[union-attr]
+            game.apply(Count(rng.choice([total, max(total - 2, 0)])))
+        else:
+            game.apply(rng.choice(legal))
+    assert checked > 100
+
+
+def test_pegging_reward_is_the_pegging_margin() -> None:
+    env = CribbageEnv("standard", reward="pegging")
+    _, totals = _play_pettingzoo(env, 21, 4)
+    pegged = [0, 0]
+    for event in env.table.game.events:
+        if isinstance(event, Scored) and event.reason in (Reason.PLAY, Reason.GO, Reason.LAST_CARD):
+            pegged[event.side] += event.points
+    assert totals["player_0"] == pytest.approx(pegged[0] - pegged[1])
+    assert totals["player_1"] == pytest.approx(pegged[1] - pegged[0])

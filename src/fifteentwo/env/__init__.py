@@ -12,7 +12,7 @@ from `fifteentwo.env.encoding`, the rules and chance from the engine (`fifteentw
 from __future__ import annotations
 
 try:
-    import gymnasium as _gymnasium  # noqa: F401
+    import gymnasium as _gymnasium
     import pettingzoo as _pettingzoo  # noqa: F401
 except ImportError as exc:  # pragma: no cover - depends on the install
     raise ImportError(
@@ -33,9 +33,15 @@ from fifteentwo.env.encoding import (
 from fifteentwo.env.single import CribbageGymEnv
 from fifteentwo.env.table import REWARD_MODES
 
+GYM_ID = "fifteentwo/Cribbage-v0"
+"""``gymnasium.make(GYM_ID, variant=..., opponents=...)`` makes a `CribbageGymEnv`."""
+if GYM_ID not in _gymnasium.registry:
+    _gymnasium.register(id=GYM_ID, entry_point="fifteentwo.env.single:CribbageGymEnv")
+
 __all__ = [
     "ACTIONS",
     "ACTION_COUNT",
+    "GYM_ID",
     "OBSERVATION_DOC",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",

@@ -18,7 +18,7 @@ from pettingzoo import AECEnv
 
 from fifteentwo.env.encoding import ACTION_COUNT, OBSERVATION_SIZE, encode
 from fifteentwo.env.render import describe
-from fifteentwo.env.table import SEED_LIMIT, RewardMode, Table, rules_of
+from fifteentwo.env.table import NO_ACTIONS, SEED_LIMIT, RewardMode, Table, rules_of
 from fifteentwo.errors import IllegalActionError
 from fifteentwo.rules import Rules
 
@@ -67,6 +67,9 @@ class CribbageEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # (pettingz
         self.possible_agents = [f"player_{seat}" for seat in range(self.rules.players)]
         self.agents = list(self.possible_agents)
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._side = {agent: self.rules.side_of(seat) for agent, seat in self._seat.items()}
+        self._flagged = ""
+        """The agent whose info holds an illegal-action flag, to clear on the next step."""
         self._observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
@@ -98,6 +101,7 @@ class CribbageEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # (pettingz
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._flagged = ""
         # Points scored before the first decision (three for last in the five-card game) are
         # given with the first step's rewards: PettingZoo's rewards start at 0 after reset.
         self._pending = self.table.new_game(int(self._rng.integers(SEED_LIMIT)))
@@ -108,7 +112,7 @@ class CribbageEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # (pettingz
         seat = self._seat[agent]
         table = self.table
         game = table.game
-        mask = table.mask() if game.to_move == seat else np.zeros(ACTION_COUNT, dtype=np.int8)
+        mask = (table.mask() if game.to_move == seat else NO_ACTIONS).copy()
         return {"observation": encode(game.observation(seat)), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -121,8 +125,9 @@ class CribbageEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # (pettingz
         assert action is not None
         chosen = table.action(int(action))
         self._cumulative_rewards[agent] = 0.0
-        for other in self.agents:
-            self.infos[other] = {}
+        if self._flagged:
+            self.infos[self._flagged] = {}
+            self._flagged = ""
         try:
             if chosen is None:
                 raise IllegalActionError(f"action {action} is not legal for {agent} now")
@@ -133,6 +138,7 @@ class CribbageEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # (pettingz
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self.rewards[agent] = -self.illegal_penalty
             self.infos[agent] = {"illegal_action": True}
+            self._flagged = agent
             self._accumulate_rewards()
             return
         self._reward(gained)
@@ -144,8 +150,12 @@ class CribbageEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # (pettingz
         if self._pending:
             gained = [a + b for a, b in zip(gained, self._pending, strict=True)]
             self._pending = []
-        side_of = self.rules.side_of
-        self.rewards = {agent: gained[side_of(self._seat[agent])] for agent in self.agents}
+        if not any(gained):  # most steps: nothing to add (the rewards dict is all 0 already?)
+            if any(self.rewards.values()):
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+            return
+        side = self._side
+        self.rewards = {agent: gained[side[agent]] for agent in self.agents}
         self._accumulate_rewards()
 
     def _select(self) -> None:

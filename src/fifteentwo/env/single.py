@@ -17,7 +17,7 @@ from gymnasium import Env, spaces
 
 from fifteentwo.env.encoding import ACTION_COUNT, OBSERVATION_SIZE, encode
 from fifteentwo.env.render import describe
-from fifteentwo.env.table import SEED_LIMIT, RewardMode, Table, rules_of
+from fifteentwo.env.table import NO_ACTIONS, SEED_LIMIT, RewardMode, Table, rules_of
 from fifteentwo.errors import FifteenTwoError, IllegalActionError
 from fifteentwo.players import Player, load_player
 from fifteentwo.rules import Rules
@@ -39,7 +39,7 @@ class CribbageGymEnv(Env[Obs, int]):
     MaskablePPO reads it).
     """
 
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (gymnasium declares it so)
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 (as gymnasium's)
 
     def __init__(
         self,
@@ -118,10 +118,9 @@ class CribbageGymEnv(Env[Obs, int]):
         return obs, reward, table.to_move is None, False, info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The legal actions now, as booleans (all False once the game is over)."""
-        if self.table.to_move is None:
-            return np.zeros(ACTION_COUNT, dtype=np.bool_)
-        return self.table.mask().astype(np.bool_)
+        """The legal actions now, as booleans (all False once the game is over; read-only)."""
+        table = self.table
+        return (table.mask() if table.to_move is not None else NO_ACTIONS).view(np.bool_)
 
     def render(self) -> str | None:
         """With ``render_mode="ansi"``: the table as text (it shows every seat's cards)."""
@@ -143,5 +142,6 @@ class CribbageGymEnv(Env[Obs, int]):
 
     def _observe(self) -> tuple[Obs, dict[str, Any]]:
         table = self.table
-        mask = table.mask() if table.to_move is not None else np.zeros(ACTION_COUNT, dtype=np.int8)
+        mask = table.mask() if table.to_move is not None else NO_ACTIONS
+        mask = mask.copy()  # (callers keep infos: each gets its own)
         return encode(table.game.observation(self.seat)), {"action_mask": mask}

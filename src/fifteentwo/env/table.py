@@ -12,19 +12,25 @@ from typing import Final, Literal
 import numpy as np
 import numpy.typing as npt
 
-from fifteentwo.actions import CHANCE, Action, Event, GameOver, Scored
+from fifteentwo.actions import CHANCE, Action, Event, GameOver, Reason, Scored
 from fifteentwo.env.encoding import ACTION_COUNT, action_index
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.game import Game
 from fifteentwo.rules import Rules, find_rules
 
-__all__ = ["REWARD_MODES", "RewardMode", "Table", "rules_of"]
+__all__ = ["NO_ACTIONS", "REWARD_MODES", "RewardMode", "Table", "rules_of"]
 
-RewardMode = Literal["points", "margin", "game"]
-REWARD_MODES: Final = ("points", "margin", "game")
+RewardMode = Literal["points", "margin", "game", "pegging"]
+REWARD_MODES: Final = ("points", "margin", "game", "pegging")
 """``points``: what my side pegs and scores in the show, as it happens; ``margin``: that minus
 the other sides' (their mean with three), zero-sum; ``game``: only at the end, +game points
-(1, 2 for a skunk, 4 a double skunk, per the rules) to the winning side, minus them to others."""
+(1, 2 for a skunk, 4 a double skunk, per the rules) to the winning side, minus them to others;
+``pegging``: ``margin`` counting only the points of the play (cards laid, go, last card)."""
+_PEGGING: Final = frozenset({Reason.PLAY, Reason.GO, Reason.LAST_CARD})
+
+NO_ACTIONS: Final = np.zeros(ACTION_COUNT, dtype=np.int8)
+"""The mask of a seat not to move (read-only, shared)."""
+NO_ACTIONS.flags.writeable = False
 
 SEED_LIMIT: Final = 2**63
 """Game seeds are drawn below this from the environment's seeded generator."""
@@ -66,7 +72,7 @@ class Table:
         return self.game.to_move
 
     def mask(self) -> npt.NDArray[np.int8]:
-        """The legal actions of the seat to move as a 0/1 vector (a copy: callers keep it).
+        """The legal actions of the seat to move as a 0/1 vector (read-only: one per state).
 
         Worked out once per state; `legal` then maps each index to its engine action.
         """
@@ -77,8 +83,9 @@ class Table:
             mask = np.zeros(ACTION_COUNT, dtype=np.int8)
             if legal:
                 mask[list(self.legal)] = 1
+            mask.flags.writeable = False
             self._mask = mask
-        return mask.copy()
+        return mask
 
     def action(self, index: int) -> Action | None:
         """The legal action with this index, or None if it is not legal now."""
@@ -103,7 +110,7 @@ class Table:
         for event in events:
             if isinstance(event, Scored):  # what counts: the last points stop at the target
                 side = event.side
-                if mode != "game":
+                if mode != "game" and (mode != "pegging" or event.reason in _PEGGING):
                     gained[side] += event.score - scores[side]
                 scores[side] = event.score
             elif isinstance(event, GameOver):
@@ -112,7 +119,7 @@ class Table:
                     points = event.game_points
                     for side in range(sides):
                         gained[side] += points if side == event.winner else -points
-        if mode == "margin" and any(gained):
+        if (mode == "margin" or mode == "pegging") and any(gained):  # noqa: PLR1714
             total = sum(gained)
             others = sides - 1
             gained = [g - (total - g) / others for g in gained]
