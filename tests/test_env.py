@@ -28,6 +28,7 @@ from fifteentwo.env import (
 from fifteentwo.errors import FifteenTwoError, IllegalActionError
 from fifteentwo.game import Game
 from fifteentwo.observation import Observation
+from fifteentwo.players import load_player
 from fifteentwo.rules import find_rules, preset_names
 from fifteentwo.scoring import hand_total
 
@@ -55,7 +56,7 @@ def test_pettingzoo_api(variant: str) -> None:
         api_test(CribbageEnv(variant), num_cycles=200)
 
 
-@pytest.mark.parametrize("variant", ["standard", "three-player", "four-player"])
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_pettingzoo_seed(variant: str) -> None:
     seed_test(lambda: CribbageEnv(variant), num_cycles=200)
 
@@ -290,3 +291,14 @@ def test_pegging_reward_is_the_pegging_margin() -> None:
             pegged[event.side] += event.points
     assert totals["player_0"] == pytest.approx(pegged[0] - pegged[1])
     assert totals["player_1"] == pytest.approx(pegged[1] - pegged[0])
+
+
+def test_gymnasium_opponents_as_players_and_partners() -> None:
+    """Four players: the learner in seat 1, its partner (seat 3) and the others given as
+    players; rewards are the learner's side's points."""
+    players = [load_player("random", 5), load_player("greedy", 6), load_player("standard", 7)]
+    env = CribbageGymEnv("four-player", opponents=players, seat=1, reward="margin")
+    _, total = _play_gym(env, 13)
+    game = env.table.game
+    assert env.players[3] is players[2]
+    assert total == game.scores[1] - game.scores[0]
