@@ -122,7 +122,8 @@ class CribbageEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # (pettingz
             self._was_dead_step(action)
             return
         table = self.table
-        assert action is not None
+        if action is None:
+            raise ValueError(f"{agent} is to move: None is only for agents that are done")
         chosen = table.action(int(action))
         self._cumulative_rewards[agent] = 0.0
         if self._flagged:
@@ -143,8 +144,6 @@ class CribbageEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # (pettingz
             return
         self._reward(gained)
         self._select()
-        if self.render_mode == "ansi":
-            self.render()
 
     def _reward(self, gained: list[float]) -> None:
         if self._pending:

@@ -113,8 +113,6 @@ class CribbageGymEnv(Env[Obs, int]):
         reward = self._pending + self._run_others(gained)
         self._pending = 0.0
         obs, info = self._observe()
-        if self.render_mode == "ansi":
-            self.render()
         return obs, reward, table.to_move is None, False, info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
