@@ -9,6 +9,11 @@ exactly from their records.
 Scoring follows the order of the rules, and the game ends the instant a side reaches the
 target: later points in the same deal are not pegged.
 
+Actions come from untrusted code (bots, records, front-ends): anything that is not a legal,
+well-formed action (wrong field types included: ``Count(0.5)``, ``Play("AH")``) is refused with
+`IllegalActionError` before the state is touched, and a seat that is not in the game cannot be
+observed (tests/test_game_fuzz.py).
+
 >>> g = Game(find_rules("standard"), seed=7)
 >>> _ = g.advance()
 >>> g.phase, len(g.legal_actions())
@@ -133,6 +138,7 @@ _new_observation = fast_constructor(Observation)  # (compiled, `Game.observation
 
 _INDEX: Final = attrgetter("index")
 _CHANCE_TYPES: Final = (DealHands, TurnStarter, DrawForDeal)  # (a tuple tests faster than a union)
+_ACTION_TYPES: Final = (Discard, Play, Go, Cut, Count, Muggins, *_CHANCE_TYPES)
 
 
 # --- the RNG, without its Python call overhead -------------------------------------------------
@@ -255,6 +261,54 @@ def _discard_actions(hand: Sequence[Card], k: int) -> list[Action]:
     return [Discard(tuple(DECK[i] for i in key)) for key in keys]
 
 
+def _describe(value: object) -> str:
+    """``value`` for an error message: its text if it is short, else its type (never raises)."""
+    try:
+        text = str(value) if isinstance(value, _ACTION_TYPES) else repr(value)
+    except Exception:  # (a malformed action's __str__ may raise anything)
+        try:
+            text = repr(value)
+        except Exception:  # (so may a hostile object's __repr__)
+            text = ""
+    return text if 0 < len(text) <= 60 else f"a {type(value).__name__}"
+
+
+def _is_card_tuple(cards: object) -> bool:
+    """Whether ``cards`` is a tuple of `Card` (types checked, not compared)."""
+    return type(cards) is tuple and all(isinstance(card, Card) for card in cards)
+
+
+def _check_well_formed(action: object) -> None:
+    """Refuse an action whose fields have the wrong types before anything reads them.
+
+    A dataclass does not check its fields' types, so ``Count(0.5)``, ``Count(True)``,
+    ``Cut(5.5)``, ``Play(42)`` or ``Discard(None)`` can be built; the engine must refuse them
+    (with `IllegalActionError`) rather than accept them or fail half-way through a step. Exact
+    types: a bool is not a count or a depth. (This runs only off the hot path: `apply` takes
+    well-formed plays and discards of the seat's own cards without calling it.)
+    """
+    if isinstance(action, Play):
+        card: object = action.card
+        if not isinstance(card, Card):
+            raise IllegalActionError(f"play a card, not {_describe(card)}")
+    elif isinstance(action, Discard):
+        if not _is_card_tuple(action.cards):
+            raise IllegalActionError(f"discard a tuple of cards, not {_describe(action.cards)}")
+    elif isinstance(action, Count):
+        if type(action.points) is not int:
+            raise IllegalActionError(f"a count is a whole number, not {_describe(action.points)}")
+    elif isinstance(action, Cut):
+        if type(action.depth) is not int:
+            raise IllegalActionError(
+                f"a cut depth is a whole number, not {_describe(action.depth)}"
+            )
+    elif isinstance(action, Muggins):
+        if type(action.take) is not bool:
+            raise IllegalActionError(f"muggins takes True or False, not {_describe(action.take)}")
+    elif not isinstance(action, Go):
+        raise IllegalActionError(f"{_describe(action)} is not an action")
+
+
 class _GameEnded(Exception):
     """Raised inside a step when a side reaches the target, to stop all later scoring."""
 
@@ -339,7 +393,7 @@ class Game:
         self.manual_count = frozenset(manual_count)
         self.cut_seats = frozenset(cut_seats)
         for seat in self.manual_count | self.cut_seats:
-            if not 0 <= seat < n:
+            if type(seat) is not int or not 0 <= seat < n:
                 raise IllegalActionError(f"no seat {seat} in a {n}-player game")
         # Per-game constants read on every step.
         self._n = n
@@ -490,8 +544,9 @@ class Game:
         if seat is None:
             raise IllegalActionError("the game is over")
         if seat == CHANCE:
-            raise IllegalActionError(f"{action} is not legal: a chance step is next")
+            raise IllegalActionError(f"{_describe(action)} is not legal: a chance step is next")
         phase = self.phase
+        _check_well_formed(action)
         if isinstance(action, Play) and phase is _PLAY:
             if _find(self.hands[seat], action.card) < 0:
                 raise IllegalActionError(f"{action.card.short} is not in seat {seat}'s hand")
@@ -532,7 +587,7 @@ class Game:
                     f"cut between 4 and {len(deck) - 4} cards deep, not {action.depth}"
                 )
             return
-        raise IllegalActionError(f"{action} is not legal in the {phase.value} phase")
+        raise IllegalActionError(f"{_describe(action)} is not legal in the {phase.value} phase")
 
     def is_legal(self, action: Action) -> bool:
         """Whether `check_legal` would accept ``action``."""
@@ -573,7 +628,7 @@ class Game:
                 self._play(actor, card, at)
             elif type(action) is Discard and self.phase is _DISCARD:
                 cards = action.cards
-                rest = _without(self.hands[actor], cards)
+                rest = _without(self.hands[actor], cards) if type(cards) is tuple else None
                 if rest is None or len(cards) != self._discard_size:
                     self.check_legal(action)  # raises
                 self.log.append((actor, action))
@@ -595,6 +650,9 @@ class Game:
                 self._apply_action(action, actor)
         except _GameEnded:
             self._after_game()
+        except IllegalActionError:
+            self._out = self.events  # (refused before any change: only this is put back)
+            raise
         self._to_move = self.turn if self.phase is _PLAY else self._compute_to_move()
         self.events += out
         return out
@@ -638,18 +696,25 @@ class Game:
         # A recorded cut result may stand in for a seat's cut; other chance steps need CHANCE.
         to_move = self._to_move
         if to_move != CHANCE and (type(action) is DealHands or to_move is None):
-            raise IllegalActionError(f"a seat must decide now, not chance ({action})")
+            raise IllegalActionError(f"a seat must decide now, not chance ({_describe(action)})")
         if type(action) is DealHands:
             if self.phase is not _DEAL:
                 raise IllegalActionError("not time to deal")
             rules = self.rules
             size = rules.hand_size
-            hands = action.hands
+            hands: object = action.hands
+            pack: object = action.pack
+            if (
+                type(hands) is not tuple
+                or type(pack) is not tuple
+                or not all(type(h) is tuple for h in hands)
+            ):
+                raise IllegalActionError("deal tuples of cards")
             if len(hands) != rules.players or {*map(len, hands)} != {size}:
                 raise IllegalActionError(f"deal {rules.players} hands of {size} cards each")
-            if len(action.pack) != rules.crib_from_pack:
+            if len(pack) != rules.crib_from_pack:
                 raise IllegalActionError(f"deal {rules.crib_from_pack} card(s) to the crib")
-            cards = [*chain.from_iterable(hands), *action.pack]
+            cards = [*chain.from_iterable(hands), *pack]
             if {*map(type, cards)} != _CARD_TYPE:
                 raise IllegalActionError("only cards can be dealt")
             if len({*map(_INDEX, cards)}) != len(cards):
@@ -657,15 +722,25 @@ class Game:
         elif type(action) is TurnStarter:
             if self.phase is not _STARTER:
                 raise IllegalActionError("not time to turn the starter")
-            if _find(self.stock, action.card) < 0:
-                raise IllegalActionError(f"{action.card.short} is not in the stock")
+            card: object = action.card
+            if not isinstance(card, Card):
+                raise IllegalActionError(f"the starter must be a card, not {_describe(card)}")
+            if _find(self.stock, card) < 0:
+                raise IllegalActionError(f"{card.short} is not in the stock")
+            depth: object = action.depth
+            if depth is not None and (type(depth) is not int or not 0 <= depth < len(self.stock)):
+                raise IllegalActionError(f"no cut {_describe(depth)} cards deep in the stock")
         elif type(action) is DrawForDeal:
-            if self.phase is not _CUT_FOR_DEAL or action.seat != len(self._cuts):
-                raise IllegalActionError(f"not seat {action.seat}'s cut for deal now")
-            if _find(self._cut_deck, action.card) < 0:
-                raise IllegalActionError(f"{action.card.short} was already drawn")
+            seat: object = action.seat
+            if self.phase is not _CUT_FOR_DEAL or type(seat) is not int or seat != len(self._cuts):
+                raise IllegalActionError(f"not seat {_describe(seat)}'s cut for deal now")
+            card = action.card
+            if not isinstance(card, Card):
+                raise IllegalActionError(f"a cut for deal draws a card, not {_describe(card)}")
+            if _find(self._cut_deck, card) < 0:
+                raise IllegalActionError(f"{card.short} was already drawn")
         else:
-            raise IllegalActionError(f"{action} is not a chance outcome")
+            raise IllegalActionError(f"{_describe(action)} is not a chance outcome")
 
     def _apply_action(self, action: Action, seat: int) -> None:
         if isinstance(action, Play):
@@ -998,7 +1073,12 @@ class Game:
     # --- views -------------------------------------------------------------------------------
 
     def observation(self, seat: int) -> Observation:
-        """What ``seat`` may see now (no other seat's hidden cards, no stock order)."""
+        """What ``seat`` may see now (no other seat's hidden cards, no stock order).
+
+        A seat that is not in the game raises `IllegalActionError`.
+        """
+        if type(seat) is not int or not 0 <= seat < self._n:
+            self._no_seat(seat)
         to_move = self._to_move
         phase = self.phase
         hands = self.hands
@@ -1041,8 +1121,16 @@ class Game:
         )  # fmt: skip
 
     def events_for(self, seat: int, events: Sequence[Event] | None = None) -> list[Event]:
-        """The events as ``seat`` may see them: other hands and discards hidden."""
+        """The events as ``seat`` may see them: other hands and discards hidden.
+
+        A seat that is not in the game raises `IllegalActionError`.
+        """
+        if type(seat) is not int or not 0 <= seat < self._n:
+            self._no_seat(seat)
         return [redact(e, seat) for e in (self.events if events is None else events)]
+
+    def _no_seat(self, seat: object) -> None:
+        raise IllegalActionError(f"no seat {_describe(seat)} in a {self._n}-player game")
 
     def clone(self) -> Game:
         """An independent copy (for search); the copy's RNG continues from the same state."""
