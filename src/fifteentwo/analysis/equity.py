@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -227,7 +228,7 @@ def _read_npz(path: Path) -> dict[str, npt.NDArray[Any]]:
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {name: data[name] for name in data.files}
-    except (OSError, KeyError, ValueError, EOFError) as exc:
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
         raise EquityError(f"equity table missing or corrupt ({exc})") from None
     for t in TARGETS:
         for name in (f"win{t}", f"points{t}"):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import sys
+import zipfile
 from collections.abc import Iterator, Sequence
 from functools import cache
 from itertools import combinations, product
@@ -223,7 +224,7 @@ def _read_tallies(path: Path) -> dict[str, IntArray]:
     try:
         with path.open("rb") as fh, np.load(io.BytesIO(fh.read()), allow_pickle=False) as data:
             out = {game: data[game] for game in GAMES}
-    except (OSError, KeyError, ValueError, EOFError) as exc:
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
         raise TableFileError(f"{path}: {exc}") from None
     for game, tallies in out.items():
         if tallies.dtype != np.int64 or tallies.shape[1:] != (2, 13, 13, 2):

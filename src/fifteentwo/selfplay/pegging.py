@@ -94,6 +94,8 @@ def _pone_row(args: tuple[tuple[int, ...], list[tuple[int, ...]]]) -> dict[int, 
             for r, v in search.root(keep, opp, (), 0, 0, -1).items():
                 totals[r] = totals.get(r, 0.0) + v
             n += 1
+    if not n:  # (only in a tiny build: no sample hand fits; every lead is worth the same)
+        return dict.fromkeys(keep, 0.0)
     return {r: v / n for r, v in totals.items()}
 
 
@@ -112,7 +114,7 @@ def _dealer_row(
             rest = opp[:i] + opp[i + 1 :]
             total += search._next_points(keep, rest, (r,), PIPS[r], 1, 0)  # a lone card: 0
             n += 1
-    return total / n
+    return total / n if n else 0.0  # (no sample hand fits: only in a tiny build)
 
 
 def build(
