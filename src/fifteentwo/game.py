@@ -26,7 +26,7 @@ import random
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 from operator import attrgetter
-from typing import Final
+from typing import Final, cast
 
 from fifteentwo.actions import (
     CHANCE,
@@ -225,6 +225,8 @@ class Game(DealSteps):
                 return seat
         raise AssertionError("no seat left to discard")  # pragma: no cover
 
+    # --- legal actions ---------------------------------------------------------------------------
+
     def legal_actions(self) -> list[Action]:
         """The legal actions of the seat to move, in a stable order (empty for chance/over).
 
@@ -248,7 +250,10 @@ class Game(DealSteps):
             return list(_CUTS[4 : len(deck) - 3])
         return []
 
-    def check_legal(self, action: Action) -> None:
+    # (`check_legal`, `is_legal` and `apply` take any object, so that the compiled engine too
+    # refuses a non-action with `IllegalActionError` rather than a `TypeError` at the call.)
+
+    def check_legal(self, action: Action | object) -> None:
         """Raise `IllegalActionError` saying why ``action`` is not legal now."""
         seat = self.to_move
         if seat is None:
@@ -299,7 +304,7 @@ class Game(DealSteps):
             return
         raise IllegalActionError(f"{_describe(action)} is not legal in the {phase.value} phase")
 
-    def is_legal(self, action: Action) -> bool:
+    def is_legal(self, action: Action | object) -> bool:
         """Whether `check_legal` would accept ``action``."""
         try:
             self.check_legal(action)
@@ -307,7 +312,9 @@ class Game(DealSteps):
             return False
         return True
 
-    def apply(self, action: Action | ChanceAction) -> list[Event]:
+    # --- applying actions ------------------------------------------------------------------------
+
+    def apply(self, action: Action | ChanceAction | object) -> list[Event]:
         """Apply a seat's action or a chance outcome; return the events it caused.
 
         An illegal action raises `IllegalActionError` and leaves the game unchanged.
@@ -347,8 +354,9 @@ class Game(DealSteps):
                     self._draw_for_deal(action.seat, action.card)
             else:
                 self.check_legal(action)
-                self.log.append((actor, action))
-                self._apply_action(action, actor)
+                checked = cast(Action, action)  # (an action: `check_legal` passed it)
+                self.log.append((actor, checked))
+                self._apply_action(checked, actor)
         except _GameEnded:
             self._after_game()
         except IllegalActionError:
@@ -382,6 +390,8 @@ class Game(DealSteps):
                 self._turn_starter(self.stock[action.depth], action.depth)
             else:
                 self._draw_for_deal(seat, self._cut_deck[action.depth])
+
+    # --- views -----------------------------------------------------------------------------------
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see now (no other seat's hidden cards, no stock order).
