@@ -10,7 +10,8 @@ accept must have been legal (so nothing malformed slips through as a legal move)
 
 The compiled engine (``make test-compiled``) types the actions' fields natively, so a float
 or a string in an int field is refused when the action is *built* (`TypeError`) and a bool
-becomes an int there; the test accepts that one difference.
+becomes an int there; the test accepts that one difference (docs/speed.md). Objects that are
+not actions at all are refused by `apply` with `IllegalActionError` in both engines.
 """
 
 from __future__ import annotations

@@ -81,8 +81,11 @@ def _take(cards: list[Card], card: Card) -> None:
     raise AssertionError(f"{card} is not there")  # pragma: no cover - checked before
 
 
-def _without(hand: list[Card], cards: Sequence[Card]) -> list[Card] | None:
-    """``hand`` less ``cards``, or None unless they are different cards all in ``hand``."""
+def _without(hand: list[Card], cards: Sequence[object]) -> list[Card] | None:
+    """``hand`` less ``cards``, or None unless they are different cards all in ``hand``.
+
+    (Typed `object`: the compiled engine would refuse a malformed discard with `TypeError`
+    here, before `apply` could refuse it properly.)"""
     rest = list(hand)
     for card in cards:
         i = _find(rest, card)
