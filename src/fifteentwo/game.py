@@ -14,6 +14,9 @@ well-formed action (wrong field types included: ``Count(0.5)``, ``Play("AH")``) 
 `IllegalActionError` before the state is touched, and a seat that is not in the game cannot be
 observed (tests/test_game_fuzz.py).
 
+This module is the public face; the steps of each phase are in `fifteentwo.engine` (`state`:
+the attributes and scoring; `show`; `play`; `deal`: chance, the deal, the discard, the starter).
+
 >>> g = Game(find_rules("standard"), seed=7)
 >>> _ = g.advance()
 >>> g.phase, len(g.legal_actions())
