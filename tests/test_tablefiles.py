@@ -176,6 +176,9 @@ def test_the_builder_commands_refuse_a_bad_destination(
     assert pegging_main(["--keeps", "--deals", "0"]) == 2
     into_package = str(shipped_path(KEEPS_FILE))
     assert pegging_main(["--keeps", "--deals", "10", "--out", into_package]) == 2
+    beside_the_code = shipped_path(KEEPS_FILE).parent.parent / "players" / "new" / "keeps.json"
+    assert pegging_main(["--keeps", "--deals", "10", "--out", str(beside_the_code)]) == 2
+    assert not beside_the_code.parent.exists()
 
 
 def test_equity_build_writes_to_the_data_dir_and_says_which_table_is_used(

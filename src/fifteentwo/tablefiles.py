@@ -162,8 +162,8 @@ def check_table_path(path: Path) -> Path:
     to one: a build replaces only a regular file (issue 15).
     """
     path = path.expanduser()
-    shipped_dir = shipped_path("x").parent.resolve()
-    if path.resolve().parent == shipped_dir:
+    package = shipped_path("x").parent.parent.resolve()
+    if path.resolve().is_relative_to(package):
         raise TableFileError(
             f"{path} is inside the installed package: tables are built into the data dir "
             f"({data_dir() / TABLES_DIR}) or --out elsewhere"

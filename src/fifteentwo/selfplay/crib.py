@@ -20,7 +20,12 @@ from typing import Final
 
 from fifteentwo.analysis.crib import crib_table
 from fifteentwo.players.discarding import CRIB_FILE, CribTable, crib_tables, encode_crib
-from fifteentwo.tablefiles import TableFileError, user_table_path, write_json_table
+from fifteentwo.tablefiles import (
+    TableFileError,
+    check_table_path,
+    user_table_path,
+    write_json_table,
+)
 
 __all__ = ["GAMES", "build_crib_data", "main", "write_crib"]
 
@@ -67,7 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="file to write (default: the data dir)")
     args = parser.parse_args(argv)
     try:
-        written = write_crib(args.out or user_table_path(CRIB_FILE), build_crib_data())
+        out = check_table_path(args.out or user_table_path(CRIB_FILE))  # before any work
+        written = write_crib(out, build_crib_data())
     except TableFileError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -38,7 +38,12 @@ from fifteentwo.players.pegtable import (
     keep_tables,
     peg_tables,
 )
-from fifteentwo.tablefiles import TableFileError, user_table_path, write_json_table
+from fifteentwo.tablefiles import (
+    TableFileError,
+    check_table_path,
+    user_table_path,
+    write_json_table,
+)
 
 __all__ = ["KEEP_DEALS", "SAMPLES", "build", "build_keeps", "main", "write_keeps", "write_pegging"]
 
@@ -232,8 +237,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"error: {name} must be between {low} and {high}", file=sys.stderr)
             return 2
     name = KEEPS_FILE if args.keeps else PEGGING_FILE
-    out: Path = args.out or user_table_path(name)
     try:
+        out = check_table_path(args.out or user_table_path(name))  # before any work
         if args.keeps:
             written = write_keeps(out, build_keeps(args.deals), args.deals)
         else:
