@@ -239,3 +239,17 @@ def test_write_json_table_refuses_non_finite_numbers(tmp_path: Path) -> None:
 def test_the_throw_tallies_say_where_they_come_from() -> None:
     assert tallies_in_use().shipped
     assert stored_tallies("six-card").shape[1:] == (2, 13, 13, 2)
+
+
+def test_the_crib_builder_command_rebuilds_the_shipped_numbers_into_the_data_dir(
+    fifteentwo_data_dir: Path, shipped_bytes: dict[str, bytes], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fifteentwo.selfplay.crib import main as crib_main
+
+    shipped = crib_tables()[0]
+    assert crib_main([]) == 0
+    written = fifteentwo_data_dir / "tables" / CRIB_FILE
+    assert str(written) in capsys.readouterr().out
+    tables, source = crib_tables()
+    assert source.path == written and not source.shipped
+    assert tables == shipped
