@@ -16,12 +16,17 @@ from setuptools import setup
 COMPILED = [
     "src/fifteentwo/actions.py",
     "src/fifteentwo/cards.py",
+    "src/fifteentwo/engine/deal.py",
+    "src/fifteentwo/engine/play.py",
+    "src/fifteentwo/engine/show.py",
+    "src/fifteentwo/engine/state.py",
     "src/fifteentwo/game.py",
     "src/fifteentwo/observation.py",
     "src/fifteentwo/scoring.py",
 ]
-"""The modules mypyc compiles: the state machine, the scoring it calls, and the cards, actions,
-events and observations it reads and builds on every step (docs/speed.md)."""
+"""The modules mypyc compiles: the state machine (`game` and its parts in `engine`), the scoring
+it calls, and the cards, actions, events and observations it reads and builds on every step
+(docs/speed.md). They are compiled together, as one group, so calls between them are C calls."""
 
 
 def compiled_modules() -> list[object]:

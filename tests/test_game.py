@@ -44,6 +44,7 @@ from fifteentwo.actions import (
     fast_constructor,
 )
 from fifteentwo.cards import DECK, Card
+from fifteentwo.engine import deal, play, show, state
 from fifteentwo.errors import IllegalActionError
 from fifteentwo.game import Game, Observation
 from fifteentwo.players import GreedyPlayer, RandomPlayer
@@ -410,6 +411,7 @@ def test_the_engine_is_compiled_exactly_when_the_run_expects_it() -> None:
     the pure-Python engine; an ordinary install is pure Python."""
     expected = os.environ.get("FIFTEENTWO_EXPECT_COMPILED") == "1"
     assert fifteentwo.COMPILED is expected
-    for module in (game_module, scoring, actions, cards_module, observation):
+    engine = (deal, play, show, state)
+    for module in (game_module, scoring, actions, cards_module, observation, *engine):
         assert module.__file__ is not None
         assert module.__file__.endswith(".py") is not expected, module.__name__

@@ -1,7 +1,9 @@
 """Win probability (equity) of every two-player position: P(win | my score, opponent's score,
 who deals next), and the expected game points with skunks.
 
-How it is built (``cribbage equity --build``): computer players play many complete deals, and
+How it is built (``cribbage equity --build``, by `fifteentwo.selfplay.equity`, since the deals
+come from the computer players, a layer above this one): computer players play many complete
+deals, and
 each deal is kept as its ordered list of scores, (dealer or pone, points), exactly as they were
 pegged: his heels, the play, the pone's hand, the dealer's hand, the crib. A backward dynamic
 programme over positions then replays every sampled deal from every position: whoever first
@@ -9,7 +11,9 @@ reaches the target during the deal wins there and then (so pegging out first, or
 in the show, matters); otherwise the position moves on with the deal passing. Positions are
 solved from high scores down, because every deal scores at least one point (the last card).
 
-The tables (121 and 61 up) ship as package data and load in milliseconds.
+The tables (121 and 61 up) ship as package data and load in milliseconds. A table the user
+built goes to the data directory, and is used from then on (`table_in_use` says which file is
+read; `fifteentwo.tablefiles`).
 
 >>> p = win_probability(0, 0, my_deal=True)
 >>> 0.5 < p < 0.6
@@ -18,28 +22,28 @@ True
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from fifteentwo.errors import FifteenTwoError
+from fifteentwo.tablefiles import TableSource, shipped_path, table_source
 
 __all__ = [
     "DealSample",
     "EquityTable",
-    "build_tables",
+    "clear_cache",
     "discard_win",
     "expected_game_points",
     "load_table",
-    "sample_deals",
     "solve",
+    "table_in_use",
     "win_probability",
 ]
 
@@ -197,140 +201,71 @@ def solve(samples: Sequence[DealSample], target: int, source: str = "") -> Equit
     return EquityTable(target, win, points, n, source)
 
 
-def sample_deals(
-    deals: int,
-    *,
-    player: str = "expert",
-    seed: int = 0,
-    progress: Callable[[int], None] | None = None,
-    role_totals: dict[str, float] | None = None,
-    role_deals: list[dict[str, int]] | None = None,
-) -> list[DealSample]:
-    """Play computer-vs-computer games and keep each complete deal's ordered scores.
-
-    ``role_totals``, when given, is filled with the summed points of each `ROLE_MEANS` source.
-    ``role_deals``, when given, gets each complete deal's points by `ROLE_MEANS` source.
-    """
-    from fifteentwo.actions import DealDone, Dealt, Reason, Scored
-    from fifteentwo.players import load_player, play_game
-    from fifteentwo.rules import STANDARD
-
-    rules = STANDARD.replace(target=1000, skunk=None, double_skunk=None)  # no deal is cut short
-    out: list[DealSample] = []
-    game_seed = seed
-    while len(out) < deals:
-        players = [load_player(player, game_seed * 2), load_player(player, game_seed * 2 + 1)]
-        game = play_game(rules, players, game_seed)
-        game_seed += 1
-        current: DealSample | None = None
-        pending: list[Scored] = []
-        dealer = 0
-        for event in game.events:
-            if isinstance(event, Dealt):
-                current, dealer, pending = [], event.dealer, []
-            elif isinstance(event, Scored) and current is not None:
-                if event.reason is not Reason.THREE_FOR_LAST:
-                    current.append((event.seat == dealer, event.points))
-                    pending.append(event)
-            elif isinstance(event, DealDone) and current is not None:
-                by_role: dict[str, int] = dict.fromkeys(ROLE_MEANS, 0)
-                for scored in pending:
-                    by_role[_role_key(scored.reason, scored.seat == dealer)] += scored.points
-                if role_totals is not None:
-                    for key, value in by_role.items():
-                        role_totals[key] = role_totals.get(key, 0.0) + value
-                if role_deals is not None:
-                    role_deals.append(by_role)
-                pending = []
-                out.append(current)
-                current = None
-                if progress is not None:
-                    progress(1)
-                if len(out) >= deals:
-                    break
-    return out
-
-
-def _role_key(reason: object, by_dealer: bool) -> str:
-    from fifteentwo.actions import Reason
-
-    if reason is Reason.CRIB:
-        return "crib"
-    if reason is Reason.HIS_HEELS:
-        return "heels"
-    if reason is Reason.HAND:
-        return "hand_dealer" if by_dealer else "hand_pone"
-    return "peg_dealer" if by_dealer else "peg_pone"  # play, go, last card
-
-
-def build_tables(
-    deals: int = 20000,
-    *,
-    player: str = "expert",
-    seed: int = 0,
-    path: Path | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> dict[int, EquityTable]:
-    """Sample deals, solve the 121 and 61 tables, and save them (default: the package data)."""
-    started = time.perf_counter()
-    totals: dict[str, float] = {}
-    per_deal: list[dict[str, int]] = []
-    samples = sample_deals(
-        deals,
-        player=player,
-        seed=seed,
-        progress=progress,
-        role_totals=totals,
-        role_deals=per_deal,
-    )
-    means = {key: totals.get(key, 0.0) / len(samples) for key in ROLE_MEANS}
-    tables = {t: solve(samples, t, source=player) for t in TARGETS}
-    tables = {t: replace(table, role_means=means) for t, table in tables.items()}
-    target_path = path or _package_data_path()
-    arrays: dict[str, npt.NDArray[np.generic]] = {}
-    for t, table in tables.items():
-        arrays[f"win{t}"] = table.win.astype(np.float32)
-        arrays[f"points{t}"] = table.points.astype(np.float32)
-    arrays["meta"] = np.array([deals, time.perf_counter() - started])
-    arrays["role_means"] = np.array([means[key] for key in ROLE_MEANS])
-    for name, parts in ROLE_SUMS.items():
-        values = np.array([sum(d[p] for p in parts) for d in per_deal])
-        arrays[f"hist_{name}"] = np.bincount(values) / len(values)
-    arrays["source"] = np.array(player)
-    tmp = target_path.with_name(target_path.name + ".tmp.npz")
-    np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
-    tmp.replace(target_path)
-    load_table.cache_clear()
-    return tables
-
-
 def _package_data_path() -> Path:
-    return Path(str(resources.files("fifteentwo") / "data" / DATA_FILE))
+    return shipped_path(DATA_FILE)
+
+
+def table_in_use() -> TableSource:
+    """The equity file `load_table` reads: a table built into the data dir, else the shipped
+    one (`fifteentwo.tablefiles`); the source's note says why a user table was passed over."""
+    return _load_file()[1]
+
+
+@cache
+def _load_file() -> tuple[dict[str, npt.NDArray[Any]], TableSource]:
+    source = table_source(DATA_FILE)
+    if not source.shipped:
+        try:
+            return _read_npz(source.path), source
+        except EquityError as exc:
+            note = f"yours at {source.path} is unusable: {exc}"
+            source = TableSource(DATA_FILE, _package_data_path(), True, note)
+    return _read_npz(source.path), source
+
+
+def _read_npz(path: Path) -> dict[str, npt.NDArray[Any]]:
+    """Every array of an equity file, checked for the names and shapes `load_table` reads."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files}
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+        raise EquityError(f"equity table missing or corrupt ({exc})") from None
+    for t in TARGETS:
+        for name in (f"win{t}", f"points{t}"):
+            if name not in arrays or arrays[name].shape != (t, t, 2):
+                raise EquityError(f"equity table missing or corrupt (no {name} of {t}x{t}x2)")
+    if "meta" not in arrays or "source" not in arrays:
+        raise EquityError("equity table missing or corrupt (no meta or source)")
+    return arrays
 
 
 @cache
 def load_table(target: int = 121) -> EquityTable:
-    """The shipped table for 121 or 61 up (loaded once)."""
+    """The table for 121 or 61 up (loaded once): the data dir's if built, else the shipped
+    one (`table_in_use` says which)."""
     if target not in TARGETS:
         raise EquityError(f"no equity table for a game to {target}; there are {TARGETS}")
-    path = _package_data_path()
     try:
-        with np.load(path) as data:
-            win = data[f"win{target}"].astype(np.float64)
-            points = data[f"points{target}"].astype(np.float64)
-            deals = int(data["meta"][0])
-            source = str(data["source"])
-            role_means = None
-            if "role_means" in data:
-                role_means = dict(zip(ROLE_MEANS, map(float, data["role_means"]), strict=True))
-            histograms = None
-            if all(f"hist_{name}" in data for name in ROLE_SUMS):
-                histograms = {name: data[f"hist_{name}"].astype(np.float64) for name in ROLE_SUMS}
-    except (OSError, KeyError, ValueError) as exc:
-        raise EquityError(
-            f"equity table missing or corrupt ({exc}); run 'cribbage equity --build'"
-        ) from None
+        data, _ = _load_file()
+    except EquityError as exc:
+        raise EquityError(f"{exc}; run 'cribbage equity --build'") from None
+    win = data[f"win{target}"].astype(np.float64)
+    points = data[f"points{target}"].astype(np.float64)
+    deals = int(data["meta"][0])
+    source = str(data["source"])
+    role_means = None
+    if "role_means" in data:
+        role_means = dict(zip(ROLE_MEANS, map(float, data["role_means"]), strict=True))
+    histograms = None
+    if all(f"hist_{name}" in data for name in ROLE_SUMS):
+        histograms = {name: data[f"hist_{name}"].astype(np.float64) for name in ROLE_SUMS}
     return EquityTable(target, win, points, deals, source, role_means, histograms)
+
+
+def clear_cache() -> None:
+    """Forget the loaded tables (after a build wrote a new one)."""
+    _load_file.cache_clear()
+    load_table.cache_clear()
 
 
 def win_probability(my_score: int, opp_score: int, my_deal: bool, target: int = 121) -> float:

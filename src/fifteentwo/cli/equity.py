@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.progress import Progress
 
-from fifteentwo.analysis.equity import TARGETS, build_tables, load_table
+from fifteentwo.analysis.equity import DATA_FILE, TARGETS, load_table, table_in_use
 from fifteentwo.cli import UsageError
+from fifteentwo.tablefiles import TableFileError, check_table_path, user_table_path
 
 
 def register(subparsers: Any) -> None:
@@ -40,6 +42,12 @@ def register(subparsers: Any) -> None:
         "--player", default="expert", help="computer level for --build (default expert)"
     )
     parser.add_argument("--seed", type=int, default=0, help="seed for --build")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="file --build writes (default: tables/equity.npz in the data dir, which is then "
+        "used instead of the shipped table; the shipped table is never overwritten)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -49,20 +57,35 @@ def run(args: argparse.Namespace) -> int:
     if args.build:
         if args.deals < 100:
             raise UsageError("--deals must be at least 100")
+        from fifteentwo.selfplay.equity import build_tables  # (self-play: the players load)
+
+        try:  # checked before any deal is played
+            out = check_table_path(args.out or user_table_path(DATA_FILE))
+        except TableFileError as exc:
+            raise UsageError(str(exc)) from None
         with Progress(console=console) as progress:
             task = progress.add_task("self-play deals", total=args.deals)
             tables = build_tables(
                 args.deals,
                 player=args.player,
                 seed=args.seed,
+                path=out,
                 progress=lambda n: progress.advance(task, n),
             )
         t = tables[121]
         console.print(
             f"built from {t.deals} deals by {t.source}: first dealer wins "
             f"{t.win_probability(0, 0, True):.1%} of games to 121, "
-            f"{tables[61].win_probability(0, 0, True):.1%} to 61"
+            f"{tables[61].win_probability(0, 0, True):.1%} to 61",
+            highlight=False,
         )
+        console.print(f"wrote {out}", highlight=False, markup=False)
+        if args.out is None:
+            console.print(
+                "the equity commands and the players use it from now on "
+                "(delete it to go back to the shipped table)",
+                highlight=False,
+            )
         return 0
     if args.me is None or args.opponent is None:
         raise UsageError("give both scores, e.g. cribbage equity 90 100 --dealer me")
@@ -73,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
     my_deal = args.dealer == "me"
     win = table.win_probability(args.me, args.opponent, my_deal)
     points = table.expected_points(args.me, args.opponent, my_deal)
+    source = table_in_use()
     if args.json:
         print(
             json.dumps(
@@ -83,6 +107,11 @@ def run(args: argparse.Namespace) -> int:
                     "target": args.target,
                     "win": win,
                     "expected_game_points": points,
+                    "table": {
+                        "path": str(source.path),
+                        "shipped": source.shipped,
+                        "deals": table.deals,
+                    },
                 }
             )
         )
@@ -91,5 +120,11 @@ def run(args: argparse.Namespace) -> int:
     console.print(
         f"{args.me}-{args.opponent} to {args.target}, {who} next: "
         f"[bold]{win:.1%}[/bold] to win; expected game points {points:+.2f} (skunks count 2, 4)"
+    )
+    console.print(
+        f"table {source.describe()}; {table.deals} deals",
+        highlight=False,
+        markup=False,
+        style="dim",
     )
     return 0

@@ -4,10 +4,10 @@ Levels, weakest first: ``random``, ``greedy``, ``novice``, ``standard``, ``exper
 (docs/players.md). `load_player` takes a level name or ``package.module:Class``.
 """
 
-from fifteentwo.players.base import Hint, Player, load_player, play_game
+from fifteentwo.players.base import LEVELS, Hint, Player, load_player, play_game
 from fifteentwo.players.expert import ChampionPlayer, ExpertPlayer
 from fifteentwo.players.novice import NovicePlayer
-from fifteentwo.players.simple import LEVELS, GreedyPlayer, RandomPlayer
+from fifteentwo.players.simple import GreedyPlayer, RandomPlayer
 from fifteentwo.players.standard import StandardPlayer
 
 LEVELS.update(

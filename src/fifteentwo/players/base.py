@@ -179,10 +179,13 @@ def play_game(
     return game
 
 
+LEVELS: dict[str, Callable[[int], Player]] = {}
+"""Player levels by name, filled by the level modules as they load (`fifteentwo.players`
+imports them all first): this module, which they all build on, imports none of them."""
+
+
 def load_player(spec: str, seed: int = 0) -> Player:
     """A player from a level name (``random``, ``greedy``, ...) or ``package.module:Class``."""
-    from fifteentwo.players.simple import LEVELS
-
     if ":" not in spec:
         factory = LEVELS.get(spec.lower())
         if factory is None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import combinations
 
 from fifteentwo.actions import GO, Action, Discard, Phase, Play
 from fifteentwo.cards import DECK, Card
 from fifteentwo.game import Observation, randbelow
+from fifteentwo.players.base import LEVELS as LEVELS  # noqa: PLC0414 (re-exported)
 from fifteentwo.players.base import Player
 from fifteentwo.scoring import hand_totals, peg_points_ranks
 
@@ -90,8 +91,4 @@ class GreedyPlayer(Player):
         )
 
 
-LEVELS: dict[str, Callable[[int], Player]] = {
-    "random": RandomPlayer,
-    "greedy": GreedyPlayer,
-}
-"""Player levels by name; later levels register themselves here."""
+LEVELS.update(random=RandomPlayer, greedy=GreedyPlayer)  # (the registry lives in `base`)
