@@ -33,6 +33,7 @@ from fifteentwo.actions import (
     Action,
     Count,
     Cut,
+    Dealt,
     Discard,
     Event,
     GameOver,
@@ -191,8 +192,10 @@ class WebGame:
             "think_ms": round(think_ms, 3),
         }
         if log:
-            lines = describer.lines(game.events_for(seat))
-            message["log"] = lines[-LOG_LINES:]
+            seen = game.events_for(seat)
+            message["log"] = describer.lines(seen)[-LOG_LINES:]
+            start = max((i for i, e in enumerate(seen) if isinstance(e, Dealt)), default=0)
+            message["recent"] = [event_json(e, describer) for e in seen[start:]]
         return message
 
 
@@ -359,6 +362,8 @@ class GameHub:
             session = game.session
             self._check_turn(game, seat, decision)
             if not session.game.is_legal(action):
+                if isinstance(action, Count):
+                    raise Refused("illegal", f"{action.points} is more than you hold: count again")
                 raise Refused(
                     "illegal", f"{action_label(action, ascii_only=True)} is not legal now"
                 )
