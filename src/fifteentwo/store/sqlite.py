@@ -219,6 +219,11 @@ class SQLiteStore(Store):
 
             self._write_now(create)
             return
+        if "games" in tables and "games_in_progress" not in tables:
+            raise StoreError(
+                f"{self.path} is a results history of an earlier version, not a game store "
+                "(it is imported when found in the data directory as history.sqlite3)"
+            )
         if "schema_version" not in tables or "games_in_progress" not in tables:
             raise sqlite3.DatabaseError("not a fifteentwo game store")
         version = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
