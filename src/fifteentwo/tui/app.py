@@ -632,6 +632,7 @@ class CribbageApp(App[int]):
                 message = f"Could not save the game: {exc}"
             else:
                 message = SAVED_MESSAGE if session.saving else "Game not saved."
+                session.release()  # kept in the store; another session may resume it now
         self.exit_message = message
         self.exit(0, message=message)
 
