@@ -25,6 +25,7 @@ COMMANDS = (
     "review",
     "rules",
     "history",
+    "saved",
     "arena",
     "serve",
 )

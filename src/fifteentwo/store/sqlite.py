@@ -15,6 +15,7 @@ import json
 import os
 import secrets
 import sqlite3
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -151,6 +152,8 @@ class SQLiteStore(Store):
         self._notices: list[str] = []
         self._journal_told = False
         self._conn: sqlite3.Connection | None = None
+        self._lock = threading.RLock()
+        """One thread at a time on the connection (front-ends call from worker threads)."""
         self._check_dir()
         self._open()
         self.import_journal()
@@ -175,7 +178,12 @@ class SQLiteStore(Store):
         not a database is renamed aside (kept) and a new store started, with one notice."""
         for attempt in range(2):
             try:
-                conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
+                conn = sqlite3.connect(
+                    self.path,
+                    timeout=self.busy_timeout,
+                    isolation_level=None,
+                    check_same_thread=False,  # used from worker threads; `_lock` serialises
+                )
             except sqlite3.Error as exc:
                 raise StoreUnavailable(f"cannot open the game store {self.path}: {exc}") from None
             try:
@@ -219,6 +227,11 @@ class SQLiteStore(Store):
 
             self._write_now(create)
             return
+        if "games" in tables and "games_in_progress" not in tables:
+            raise StoreError(
+                f"{self.path} is a results history of an earlier version, not a game store "
+                "(it is imported when found in the data directory as history.sqlite3)"
+            )
         if "schema_version" not in tables or "games_in_progress" not in tables:
             raise sqlite3.DatabaseError("not a fifteentwo game store")
         version = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
@@ -265,6 +278,10 @@ class SQLiteStore(Store):
     def _write_now(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         """Run ``work`` in one write transaction, retrying with back-off while the database is
         locked or busy; raise `_Unavailable` when it stays so or cannot be written at all."""
+        with self._lock:
+            return self._write_locked(work)
+
+    def _write_locked(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         self._reopen_if_missing()
         conn = self._db()
         delay = self.backoff
@@ -304,6 +321,10 @@ class SQLiteStore(Store):
 
     def _read(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         """Run a read; a locked or unreadable database becomes one `StoreError` line."""
+        with self._lock:
+            return self._read_locked(work)
+
+    def _read_locked(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         conn = self._db()
         delay = self.backoff
         for attempt in range(self.retries + 1):
@@ -346,7 +367,9 @@ class SQLiteStore(Store):
     def claim(self, game_id: str, *, owner: str) -> None:
         def work(conn: sqlite3.Connection) -> None:
             if not _exists(conn, game_id):
-                raise GameNotFound(f"there is no saved game {game_id}")
+                raise GameNotFound(
+                    f"there is no saved game {game_id!r} ('cribbage saved' lists them)"[:200]
+                )
             self._check_owner(conn, game_id, owner)
             self._take(conn, game_id, owner)
 
