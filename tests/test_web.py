@@ -302,3 +302,31 @@ def test_the_leak_checker_catches_leaks() -> None:
     other = {**dealt, "hands": [["AS", "2S"], ["3S", "4S"]]}
     with pytest.raises(AssertionError):
         LeakChecker(0).check({"type": "state", "events": [other], "view": view})
+
+
+def test_undo_takes_back_to_the_same_decision(client: TestClient) -> None:
+    game = new_game(client)
+    with client.websocket_connect("/ws") as ws:
+        start = hello(ws, game)
+        assert not start["can_undo"]
+        moved = act(ws, start, choose(start))
+        assert moved["can_undo"]
+        ws.send_text(json.dumps({"type": "undo", "decision": moved["decision"] - 1}))
+        assert ws.receive_json()["code"] == "stale"
+        ws.send_text(json.dumps({"type": "undo", "decision": moved["decision"]}))
+        back = ws.receive_json()
+        assert back["type"] == "state", back
+        assert back["decision"] == start["decision"] and back["view"] == start["view"]
+    listed = client.get("/api/games", headers={"x-player": PLAYER}).json()["games"]
+    assert listed[0]["takebacks"] == 1
+
+
+def test_no_undo_when_counting_with_muggins(client: TestClient) -> None:
+    game = new_game(client, manual_count=True)
+    with client.websocket_connect("/ws") as ws:
+        start = hello(ws, game)
+        moved = act(ws, start, choose(start))
+        assert not moved["can_undo"]
+        ws.send_text(json.dumps({"type": "undo", "decision": moved["decision"]}))
+        reply = ws.receive_json()
+        assert reply["code"] == "cannot_undo" and "muggins" in reply["message"]

@@ -19,11 +19,12 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Final, Protocol, TypeVar
 
@@ -42,21 +43,12 @@ from fifteentwo.actions import (
 )
 from fifteentwo.app.coach import Coach, action_label
 from fifteentwo.app.describe import Describer
-from fifteentwo.app.history import summarize
-from fifteentwo.app.options import PlayOptions, check_level, new_session
+from fifteentwo.app.options import PlayOptions, check_level
 from fifteentwo.app.plain import peg_positions
 from fifteentwo.app.session import SaveError, Session
 from fifteentwo.cards import Card
 from fifteentwo.errors import FifteenTwoError
-from fifteentwo.store import (
-    FinishedGame,
-    GameBusy,
-    GameMeta,
-    GameNotFound,
-    Store,
-    StoreError,
-    new_owner,
-)
+from fifteentwo.store import GameBusy, GameNotFound, Store, StoreError, new_owner
 from fifteentwo.web.protocol import NewGameRequest
 from fifteentwo.web.view import action_json, event_json, observation_json
 
@@ -98,21 +90,53 @@ def player_hash(key: str | None) -> str:
     return "" if not key else "p:" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
 
 
+_log = logging.getLogger("fifteentwo.web")
+
+
+@dataclass
+class WebSession(Session):
+    """A `Session` that keeps the web settings (the token's hash, the coach) in its save."""
+
+    web: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The session's save, with the web settings beside it."""
+        data = super().to_json()
+        data["web"] = dict(self.web)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], **kwargs: Any) -> WebSession:
+        """Resume, web settings included."""
+        session = super().from_json(data, **kwargs)
+        assert isinstance(session, WebSession)
+        web = data.get("web")
+        session.web = dict(web) if isinstance(web, dict) else {}
+        return session
+
+
 @dataclass
 class WebGame:
     """One game in memory: its session, the web settings, and who is watching."""
 
     game_id: str
-    session: Session
-    token_hash: str
-    owner_hint: str
-    coach_on: bool
+    session: WebSession
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
     finished: list[int] = field(default_factory=list)
     last_used: float = field(default_factory=time.monotonic)
     _coach: Coach | None = None
     _describers: dict[int, Describer] = field(default_factory=dict)
+
+    @property
+    def token_hash(self) -> str:
+        """The hash of the token that plays this game."""
+        return str(self.session.web.get("token", ""))
+
+    @property
+    def coach_on(self) -> bool:
+        """Whether the coach remarks on each discard and play."""
+        return bool(self.session.web.get("coach"))
 
     @property
     def decision(self) -> int:
@@ -135,29 +159,8 @@ class WebGame:
 
     def can_undo(self) -> bool:
         """Whether the session would take back the human's last decision now (the session
-        decides: against the computer only, not once the next deal has begun, ...)."""
-        check: Any = getattr(self.session, "can_undo", False)
-        return bool(check() if callable(check) else check)
-
-    def meta(self) -> GameMeta:
-        """The store's summary row for this game."""
-        s = self.session
-        return GameMeta(
-            variant=s.rules.name,
-            target=s.rules.target,
-            players=tuple(s.names()),
-            levels=tuple("human" if seat.human else seat.level for seat in s.seats),
-            scores=tuple(s.game.scores),
-            kind=KIND,
-            owner_hint=self.owner_hint,
-            takebacks=int(getattr(s, "takebacks", 0)),
-        )
-
-    def save_data(self) -> dict[str, Any]:
-        """The session's save plus the web settings (the token only as a hash)."""
-        data = self.session.to_json()
-        data["web"] = {"token": self.token_hash, "coach": self.coach_on}
-        return data
+        decides: never with muggins when you count your own hands, ...)."""
+        return self.session.can_undo
 
     def state(
         self,
@@ -286,19 +289,30 @@ class GameHub:
         options = PlayOptions(
             variant=request.variant,
             level=level,
-            seed=secrets.randbits(63),
             muggins=True if request.manual_count else None,
             auto_count=not request.manual_count,
             random_cut=not request.cut,
             coach=request.coach,
         )
-        session = new_session(options, options.preset_rules())
-        await self.compute(session.run)
+        rules = options.preset_rules()
         token = secrets.token_urlsafe(24)
-        game = WebGame("", session, token_hash(token), player_hash(request.player), request.coach)
-        game.game_id = await self.store_call(
-            self.store.create_game, game.save_data(), game.meta(), owner=self.owner
+        session = WebSession(
+            rules,
+            options.seats(rules),
+            secrets.randbits(63),
+            auto_count=options.auto_count,
+            random_cut=options.random_cut,
+            store=self.store,
+            owner=self.owner,
+            kind=KIND,
+            owner_hint=player_hash(request.player),
+            on_notice=_log.warning,
+            web={"token": token_hash(token), "coach": request.coach},
         )
+        await self.compute(session.run)  # computers to the first decision; saved on the way
+        if session.game_id is None:
+            raise Refused("unavailable", "the game store cannot keep games just now")
+        game = WebGame(session.game_id, session)
         self.games[game.game_id] = game
         return game.game_id, token
 
@@ -330,16 +344,21 @@ class GameHub:
         if not hmac.compare_digest(web["token"], token_hash(token)):
             raise Refused("no_game", "no game with that id and token")
         try:
-            await self.store_call(self.store.claim, game_id, owner=self.owner)
+            session = await self.compute(
+                partial(
+                    WebSession.resume,
+                    self.store,
+                    game_id,
+                    owner=self.owner,
+                    on_notice=_log.warning,
+                )
+            )
         except GameBusy:
             raise Refused("busy", "this game is open in another program") from None
-        try:
-            session = await self.compute(Session.from_json, saved.data)
-        except SaveError as exc:
+        except (SaveError, StoreError) as exc:
             raise Refused("no_game", f"this game cannot be resumed: {exc}") from None
-        game = WebGame(
-            game_id, session, web["token"], saved.meta.owner_hint, bool(web.get("coach"))
-        )
+        assert isinstance(session, WebSession)
+        game = WebGame(game_id, session)
         self.games[game_id] = game
         return game
 
@@ -372,9 +391,13 @@ class GameHub:
                 obs = session.observation(seat)
                 remark = await self.compute(_remark, game.coach(), obs, action)
             started = time.perf_counter()
-            events = await self.compute(session.act, action)
+            try:
+                events = await self.compute(session.act, action)  # saves after every step
+            except SaveError as exc:
+                raise Refused("busy", str(exc)) from None
             think_ms = (time.perf_counter() - started) * 1000
-            await self._persist(game, events)
+            if session.is_over and any(isinstance(e, GameOver) for e in events):
+                await self._note_finished(game)
             await self._broadcast(game, events, remark=remark, think_ms=think_ms)
 
     def _check_turn(self, game: WebGame, seat: int, decision: int) -> None:
@@ -392,16 +415,13 @@ class GameHub:
         async with game.lock:
             if decision != game.decision:
                 raise Refused("stale", "the game moved on")
-            if not game.can_undo():
-                raise Refused("cannot_undo", "there is nothing to take back here")
-            undo = getattr(game.session, "undo", None)
-            if undo is None:
-                raise Refused("cannot_undo", "taking back is not available")
+            why = game.session.cannot_undo()
+            if why is not None:
+                raise Refused("cannot_undo", f"cannot take back: {why}")
             try:
-                await self.compute(undo)
+                await self.compute(game.session.undo)
             except FifteenTwoError as exc:
                 raise Refused("cannot_undo", str(exc)) from None
-            await self._persist(game, ())
             await self._broadcast(game, (), log=True)
 
     async def hint(self, game: WebGame, seat: int) -> dict[str, Any]:
@@ -417,24 +437,20 @@ class GameHub:
     async def set_coach(self, game: WebGame, on: bool) -> None:
         """Turn the coach's remarks on or off (kept with the game)."""
         async with game.lock:
-            game.coach_on = on
-            await self._persist(game, ())
+            game.session.web["coach"] = on
+            await self.compute(game.session.save)
             await self._broadcast(game, ())
 
-    async def _persist(self, game: WebGame, events: Sequence[Event]) -> None:
-        """Write the game; a finished one moves to the finished games in one transaction."""
-        if game.session.is_over and any(isinstance(e, GameOver) for e in events):
-            finished = _finished_games(game)
-            ids = await self.store_call(
-                self.store.finish_game, game.game_id, finished, None, owner=self.owner
-            )
-            game.finished.extend(ids)
-            return
-        if game.session.is_over:
-            return
-        await self.store_call(
-            self.store.save_game, game.game_id, game.save_data(), game.meta(), owner=self.owner
+    async def _note_finished(self, game: WebGame) -> None:
+        """Find the finished row the session just stored (for the review link)."""
+        session = game.session
+        rows = await self.store_call(
+            self.store.finished_games, 10, owner_hint=session.owner_hint or None
         )
+        for row in rows:
+            if row.get("seed") == session.seed and row.get("kind") == KIND:
+                game.finished.append(int(row["id"]))
+                return
 
     async def _broadcast(
         self,
@@ -464,7 +480,7 @@ class GameHub:
                 self.games.pop(game_id, None)
                 if not game.session.is_over:
                     with contextlib.suppress(StoreError):
-                        await self.store_call(self.store.release, game_id, owner=self.owner)
+                        await self.compute(game.session.release)
             elif not game.session.is_over:
                 with contextlib.suppress(StoreError):
                     await self.store_call(self.store.heartbeat, game_id, owner=self.owner)
@@ -529,25 +545,6 @@ def _remark(coach: Coach, obs: Any, action: Action) -> str | None:
         return coach.remark(obs, action)
     except FifteenTwoError:
         return None
-
-
-def _finished_games(game: WebGame) -> list[FinishedGame]:
-    """The finished row for the game just over (the terminal game's summary of it)."""
-    session = game.session
-    record = session.record()
-    seats = [asdict(s) for s in session.seats]
-    summary = summarize(record, seats)
-    return [
-        FinishedGame(
-            **asdict(summary),
-            seats=tuple(seats),
-            seed=session.seed,
-            record=record,
-            kind=KIND,
-            owner_hint=game.owner_hint,
-            takebacks=int(getattr(session, "takebacks", 0)),
-        )
-    ]
 
 
 async def gather_quietly(*tasks: Awaitable[Any]) -> None:
