@@ -161,7 +161,7 @@ function renderOpponents(v) {
     const name = document.createElement("div");
     name.className = "seat-name";
     const side = sideOf(v, seat);
-    const partner = v.partnerships && side === v.side ? " (partner)" : "";
+    const partner = v.partnerships && side === v.side && seatName(seat) !== "Partner" ? " (partner)" : "";
     name.innerHTML = "";
     name.append(`${seatName(seat)}${partner}${v.dealer === seat ? " · dealer" : ""}`);
     const score = document.createElement("span");
@@ -335,6 +335,10 @@ function renderControls() {
   $("btn-hint").disabled = !mine || !(legal.discard || legal.play);
   $("btn-undo").disabled = !s.can_undo || game.busy;
   document.querySelector(".me").classList.toggle("to-move", s.waiting);
+  const page = $("page-game");
+  page.dataset.decision = String(s.decision);
+  page.dataset.ready = mine && !s.over ? "1" : "0";
+  page.dataset.over = s.over ? "1" : "0";
   for (const b of document.querySelectorAll("#hand button.card")) {
     const code = b.dataset.card;
     b.disabled = !mine || !(legal.discard || (legal.play || []).includes(code));
