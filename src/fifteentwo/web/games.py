@@ -98,6 +98,23 @@ class WebSession(Session):
     """A `Session` that keeps the web settings (the token's hash, the coach) in its save."""
 
     web: dict[str, Any] = field(default_factory=dict)
+    save_seconds: float = 0.0
+    """Time spent writing to the store (so a reply's ``think_ms`` counts computers only)."""
+
+    def save(self) -> None:
+        """`Session.save`, timed."""
+        started = time.perf_counter()
+        try:
+            super().save()
+        finally:
+            self.save_seconds += time.perf_counter() - started
+
+    def timed_act(self, action: Action) -> tuple[list[Event], float]:
+        """`Session.act` and the seconds it spent outside the store (the engine and the
+        computers: the reply's ``think_ms``; waiting for a worker is not counted)."""
+        started, saving = time.perf_counter(), self.save_seconds
+        events = self.act(action)
+        return events, time.perf_counter() - started - (self.save_seconds - saving)
 
     def to_json(self) -> dict[str, Any]:
         """The session's save, with the web settings beside it."""
@@ -390,12 +407,11 @@ class GameHub:
             if game.coach_on:
                 obs = session.observation(seat)
                 remark = await self.compute(_remark, game.coach(), obs, action)
-            started = time.perf_counter()
-            try:
-                events = await self.compute(session.act, action)  # saves after every step
+            try:  # the session saves after every step
+                events, thinking = await self.compute(session.timed_act, action)
             except SaveError as exc:
                 raise Refused("busy", str(exc)) from None
-            think_ms = (time.perf_counter() - started) * 1000
+            think_ms = thinking * 1000
             if session.is_over and any(isinstance(e, GameOver) for e in events):
                 await self._note_finished(game)
             await self._broadcast(game, events, remark=remark, think_ms=think_ms)
