@@ -4,6 +4,7 @@ for hidden cards, bad and replayed messages, tokens, and the HTTP API (docs/web.
 from __future__ import annotations
 
 import json
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ with warnings.catch_warnings():  # starlette's note about its httpx transport
     warnings.simplefilter("ignore", DeprecationWarning)
     from starlette.testclient import TestClient
 
+from fifteentwo.players.simple import LEVELS, GreedyPlayer
 from fifteentwo.store import open_store
 from fifteentwo.web import create_app
 from fifteentwo.web.protocol import MAX_MESSAGE_BYTES
@@ -330,3 +332,33 @@ def test_no_undo_when_counting_with_muggins(client: TestClient) -> None:
         ws.send_text(json.dumps({"type": "undo", "decision": moved["decision"]}))
         reply = ws.receive_json()
         assert reply["code"] == "cannot_undo" and "muggins" in reply["message"]
+
+
+class SleepyPlayer(GreedyPlayer):
+    """A computer that takes its time over every decision."""
+
+    def choose(self, obs: Any) -> Any:
+        time.sleep(0.6)
+        return super().choose(obs)
+
+
+def test_a_slow_computer_never_stalls_the_server(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(LEVELS, "sleepy", SleepyPlayer)
+    slow = new_game(client, level="sleepy")
+    fast = new_game(client)
+    with client.websocket_connect("/ws") as ws_slow, client.websocket_connect("/ws") as ws_fast:
+        state = hello(ws_slow, slow)
+        other = hello(ws_fast, fast)
+        started = time.monotonic()
+        ws_slow.send_text(
+            json.dumps({"type": "act", "decision": state["decision"], "action": choose(state)})
+        )
+        moved = act(ws_fast, other, choose(other))  # answered while the slow one thinks
+        fast_reply = time.monotonic() - started
+        slow_state = ws_slow.receive_json()
+        slow_reply = time.monotonic() - started
+    assert moved["type"] == "state" and slow_state["type"] == "state"
+    assert slow_state["think_ms"] >= 500
+    assert fast_reply < slow_reply and fast_reply < 0.5, (fast_reply, slow_reply)
