@@ -80,10 +80,22 @@ def play_out(
 
 
 @pytest.mark.parametrize(
-    "variant", ["standard", "short", "five-card", "three-player", "four-player"]
+    ("variant", "options"),
+    [
+        ("standard", {}),
+        ("short", {}),
+        ("five-card", {}),
+        ("three-player", {}),
+        ("four-player", {}),
+        ("standard", {"cut": True, "manual_count": True}),
+        ("three-player", {"manual_count": True}),
+        ("four-player", {"cut": True, "manual_count": True}),
+    ],
 )
-def test_whole_games_never_leak_a_hidden_card(client: TestClient, variant: str) -> None:
-    game = new_game(client, variant=variant)
+def test_whole_games_never_leak_a_hidden_card(
+    client: TestClient, variant: str, options: dict[str, Any]
+) -> None:
+    game = new_game(client, variant=variant, **options)
     final, checker, seen = play_out(client, game)
     assert checker.messages > 10
     assert final["finished"], "the finished game was stored"

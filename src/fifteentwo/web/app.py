@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -45,6 +46,8 @@ from fifteentwo.web.protocol import (
 )
 
 __all__ = ["create_app"]
+
+_log = logging.getLogger("fifteentwo.web")
 
 MAX_BAD_MESSAGES: Final = 50
 """Bad messages a connection may send before it is closed (a client that will not stop)."""
@@ -158,6 +161,9 @@ def create_app(open_store: Callable[[], Store], *, workers: int = 4) -> Starlett
                         reply = error(exc.code, str(exc))
                     except FifteenTwoError as exc:
                         reply = error("refused", str(exc))
+                    except Exception:  # a bug must cost one reply, never the server or the game
+                        _log.exception("error handling a message")
+                        reply = error("server", "the server could not do that; nothing changed")
                 if reply is not None:
                     if reply.get("type") == "error":
                         bad += 1

@@ -476,7 +476,9 @@ function lightPile(items) {
 // The show, hand by hand: each scoring combination lit in turn, the count said in words.
 async function showCount(e) {
   const box = $("show");
-  const whose = e.crib ? `${seatName(e.seat)}'s crib` : `${seatName(e.seat)}'s hand`;
+  const mine = game.state && e.seat === game.state.view.seat;
+  const owner = mine ? "Your" : `${seatName(e.seat)}'s`;
+  const whose = `${owner} ${e.crib ? "crib" : "hand"}`;
   $("show-title").textContent = `${whose}: ${e.total}` + (e.claimed !== e.total ? ` (claimed ${e.claimed})` : "");
   const cards = $("show-cards");
   cards.innerHTML = "";
@@ -487,6 +489,9 @@ async function showCount(e) {
   box.hidden = false;
   const say = $("show-say");
   say.textContent = "";
+  if (store.get("speak", false) && "speechSynthesis" in window && e.items.length) {
+    speechSynthesis.speak(new SpeechSynthesisUtterance(e.say));
+  }
   let running = 0;
   const instant = factor() === 0;
   if (!instant) {
@@ -574,6 +579,8 @@ function bindControls() {
     if (game.state) { game.busy = true; send({ type: "undo", decision: game.state.decision }); }
   };
   $("coach-toggle").onchange = (e) => send({ type: "coach", on: e.target.checked });
+  $("speak").checked = store.get("speak", false);
+  $("speak").onchange = (e) => store.set("speak", e.target.checked);
   $("speed").onchange = (e) => { speed = e.target.value; store.set("speed", speed); applySpeed(); };
   document.addEventListener("keydown", onKey);
 }
