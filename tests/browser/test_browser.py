@@ -22,7 +22,13 @@ HIDDEN_NAMES = {"face-down card", "the pack", "the crib, face down"}
 
 
 def start(
-    page: Any, server: str, variant: str, *, count: str = "auto", speed: str = "instant"
+    page: Any,
+    server: str,
+    variant: str,
+    *,
+    count: str = "auto",
+    speed: str = "instant",
+    cut: bool = False,
 ) -> None:
     """Open the page, choose the game and deal."""
     page.goto(server + "/")
@@ -31,6 +37,7 @@ def start(
     page.select_option("#opt-variant", variant)
     page.select_option("#opt-level", "greedy")
     page.select_option("#opt-count", count)
+    page.set_checked("#opt-cut", cut)
     page.click("#start")
     page.wait_for_selector("#page-game:not([hidden])")
     wait_ready(page)
@@ -115,7 +122,7 @@ def check_table(page: Any) -> None:
 
 @pytest.mark.parametrize("variant", ["short", "three-player"])
 def test_whole_game_through_the_page(page: Any, server: str, variant: str) -> None:
-    start(page, server, variant)
+    start(page, server, variant, cut=variant == "three-player")  # cutting the pack by hand too
     moves = play_to_end(page)
     assert moves > 5
     assert page.locator("#log li").count() > 20
