@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import socket
 from typing import Any
 
 from fifteentwo.errors import FifteenTwoError
@@ -54,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     from fifteentwo.store import open_store
 
+    _check_address(args.host, args.port)
+
     where = args.db
     open_store(where).close()  # fail now, with one line, if the store cannot be opened
     app = create_app(lambda: open_store(where), workers=args.workers)
@@ -71,3 +74,16 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise FifteenTwoError(f"cannot serve on {args.host}:{args.port}: {exc.strerror}") from None
     return 0
+
+
+def _check_address(host: str, port: int) -> None:
+    """Fail with one line now if the address cannot be listened on (taken, unknown host)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except (OSError, IndexError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise FifteenTwoError(f"cannot serve on {host}:{port}: {reason}") from None

@@ -340,11 +340,13 @@ class GameHub:
         game = self.games.get(game_id)
         if game is None:
             lock = self._opening.setdefault(game_id, asyncio.Lock())
-            async with lock:
-                game = self.games.get(game_id)
-                if game is None:
-                    game = await self._load(game_id, token)
-            self._opening.pop(game_id, None)
+            try:
+                async with lock:
+                    game = self.games.get(game_id)
+                    if game is None:
+                        game = await self._load(game_id, token)
+            finally:
+                self._opening.pop(game_id, None)
         if not hmac.compare_digest(game.token_hash, token_hash(token)):
             raise Refused("no_game", "no game with that id and token")
         game.last_used = time.monotonic()
