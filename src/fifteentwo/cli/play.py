@@ -197,6 +197,15 @@ def open_store_for_play() -> Store | None:
         )
         return None
     print_notices(store)
+    problem = store.write_problem()
+    if problem is not None:
+        print(
+            f"warning: games cannot be saved in {store.location} ({problem}); "
+            "the game goes on unsaved (quit with q if you would rather not)",
+            file=sys.stderr,
+        )
+        store.close()
+        return None
     return store
 
 

@@ -355,6 +355,11 @@ class Store(ABC):
     def totals(self, *, owner_hint: str | None = None) -> list[Totals]:
         """Results per computer level and variant over games a human played."""
 
+    def write_problem(self) -> str | None:
+        """Why nothing can be saved here (read-only storage and no journal possible), or None
+        when saving can work (perhaps through the journal)."""
+        return None
+
     def take_notices(self) -> list[str]:
         """One-line messages for the user (a corrupt row set aside, a journal imported or
         written), each handed out once."""

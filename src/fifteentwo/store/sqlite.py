@@ -665,6 +665,34 @@ class SQLiteStore(Store):
             )
         return out
 
+    def write_problem(self) -> str | None:
+        """Try an empty write transaction; if storage refuses it for good (not just a lock),
+        say why unless the journal can take the games instead."""
+        try:
+            with self._lock:
+                self._reopen_if_missing()
+                conn = self._db()
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    conn.execute("UPDATE schema_version SET version = version")
+                finally:
+                    _rollback(conn)
+            return None
+        except (sqlite3.DatabaseError, _Unavailable, StoreError) as exc:
+            if isinstance(exc, sqlite3.OperationalError) and _transient(exc):
+                return None
+            why = _short(exc)
+        existed = self.journal_path.exists()
+        try:
+            with open(self.journal_path, "a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            return f"{why}; nor can {self.journal_path} be written: {exc.strerror or exc}"
+        if not existed:
+            with contextlib.suppress(OSError):
+                self.journal_path.unlink()
+        return None
+
     # --- notices and the journal ---------------------------------------------------------------
 
     def take_notices(self) -> list[str]:
