@@ -23,6 +23,7 @@ from fifteentwo.store.base import (
     Totals,
     new_owner,
 )
+from fifteentwo.store.summary import finished_from_record
 
 __all__ = [
     "DATA_DIR_ENV",
@@ -37,6 +38,7 @@ __all__ = [
     "StoreUnavailable",
     "Totals",
     "data_dir",
+    "finished_from_record",
     "new_owner",
     "open_store",
 ]
