@@ -455,7 +455,7 @@ class SQLiteStore(Store):
             raise GameNotFound(f"there is no saved game {game_id!r}"[:200])
         try:
             return _saved_game(row)
-        except (ValueError, TypeError, KeyError, StoreError) as exc:
+        except (ValueError, TypeError, KeyError, RecursionError, StoreError) as exc:
             where = self.set_aside(game_id, str(exc))
             raise CorruptGame(
                 f"saved game {game_id} cannot be read ({_short(exc)}); {where}"
@@ -473,7 +473,7 @@ class SQLiteStore(Store):
         for row in rows:
             try:
                 out.append(_saved_game(row))
-            except (ValueError, TypeError, KeyError, StoreError) as exc:
+            except (ValueError, TypeError, KeyError, RecursionError, StoreError) as exc:
                 where = self.set_aside(row[0], str(exc))
                 self._notices.append(
                     f"warning: saved game {row[0]} cannot be read ({_short(exc)}); {where}"
@@ -589,7 +589,7 @@ class SQLiteStore(Store):
             raw = dict(zip(names, row, strict=True))
             try:
                 out.append(_finished_dict(raw))
-            except (ValueError, TypeError, KeyError) as exc:
+            except (ValueError, TypeError, KeyError, RecursionError, StoreError) as exc:
                 self._set_aside_finished(raw, str(exc))
         return out
 
@@ -608,7 +608,7 @@ class SQLiteStore(Store):
             raise GameNotFound(f"no finished game with id {row_id}")
         try:
             return _finished_dict(raw)
-        except (ValueError, TypeError, KeyError) as exc:
+        except (ValueError, TypeError, KeyError, RecursionError, StoreError) as exc:
             where = self._set_aside_finished(raw, str(exc))
             raise CorruptGame(
                 f"finished game {row_id} cannot be read ({_short(exc)}); {where}"
@@ -736,7 +736,14 @@ class SQLiteStore(Store):
                     try:
                         entry = json.loads(line)
                         done = self._apply_journal(entry)
-                    except (ValueError, TypeError, KeyError, StoreError) as exc:
+                    except (
+                        ValueError,
+                        TypeError,
+                        KeyError,
+                        AttributeError,
+                        RecursionError,
+                        StoreError,
+                    ) as exc:
                         self._quarantine_line(line, str(exc))
                         continue
                     except _Unavailable:
