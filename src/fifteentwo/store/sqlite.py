@@ -36,6 +36,7 @@ from fifteentwo.store.base import (
     StoreUnavailable,
     Totals,
     checked_int,
+    data_dir,
     this_process,
     utc_now,
 )
@@ -127,8 +128,6 @@ class _Unavailable(Exception):
 
 def default_path() -> Path:
     """``fifteentwo.sqlite3`` in the data directory (``$FIFTEENTWO_DATA_DIR`` overrides)."""
-    from fifteentwo.store import data_dir
-
     return data_dir() / STORE_FILE
 
 
