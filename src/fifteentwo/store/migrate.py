@@ -27,7 +27,7 @@ def import_old_history(store: SQLiteStore, path: Path) -> int:
     """Import the finished games of an old history file; how many were stored (0: none or done).
 
     Reports in the store's notices (one line each)."""
-    if not path.is_file():
+    if not path.is_file() or path.resolve() == store.path.resolve() or _is_store(path):
         return 0
     try:
         key = f"history:{file_digest(path)}"
@@ -61,6 +61,19 @@ def file_digest(path: Path) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def _is_store(path: Path) -> bool:
+    """Whether ``path`` is itself a game store (someone named a store history.sqlite3)."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
+    return "games_in_progress" in names
 
 
 def _read_old(path: Path) -> list[FinishedGame]:

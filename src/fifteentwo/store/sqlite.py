@@ -48,6 +48,8 @@ STORE_FILE: Final = "fifteentwo.sqlite3"
 JOURNAL_SUFFIX: Final = ".journal"
 SAME_HOST_LEASE: Final = 24 * 3600.0
 """A lease of a live process on this host lapses after a day without a heartbeat (pid reuse)."""
+DEGRADED_SECONDS: Final = 30.0
+"""How long after a journalled write later writes skip the back-off."""
 OTHER_HOST_LEASE: Final = 600.0
 """A lease from another host (a shared data dir) lapses after ten minutes without one."""
 
@@ -150,6 +152,9 @@ class SQLiteStore(Store):
         self.backoff = backoff
         self._notices: list[str] = []
         self._journal_told = False
+        self._degraded_until = 0.0
+        """After a write went to the journal, later writes try once (no back-off) for a while,
+        so a long lock does not slow every move."""
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.RLock()
         """One thread at a time on the connection (front-ends call from worker threads)."""
@@ -285,7 +290,8 @@ class SQLiteStore(Store):
         conn = self._db()
         delay = self.backoff
         last: Exception | None = None
-        for attempt in range(self.retries + 1):
+        retries = 0 if time.monotonic() < self._degraded_until else self.retries
+        for attempt in range(retries + 1):
             try:
                 conn.execute("BEGIN IMMEDIATE")
                 result = work(conn)
@@ -295,7 +301,7 @@ class SQLiteStore(Store):
                 _rollback(conn)
                 last = exc
                 transient = isinstance(exc, sqlite3.OperationalError) and _transient(exc)
-                if (not transient and attempt >= 1) or attempt == self.retries:
+                if (not transient and attempt >= 1) or attempt == retries:
                     break
                 time.sleep(delay)
                 delay *= 2
@@ -712,6 +718,7 @@ class SQLiteStore(Store):
                 f"cannot save to {self.path} ({why}) nor to {self.journal_path} "
                 f"({exc.strerror or exc}); the game goes on unsaved"
             ) from None
+        self._degraded_until = time.monotonic() + DEGRADED_SECONDS
         if not self._journal_told:
             self._journal_told = True
             self._notices.append(
