@@ -202,3 +202,10 @@ def test_newer_schemas_are_refused(fifteentwo_data_dir: Path) -> None:
     conn.close()
     with pytest.raises(HistoryError, match="newer fifteentwo"):
         History().totals()
+
+
+def test_a_store_named_like_the_old_history_is_left_alone(fifteentwo_data_dir: Path) -> None:
+    named = History(fifteentwo_data_dir / "history.sqlite3")
+    played(named)
+    assert History().games() == [] and len(named.games()) == 1
+    assert not (fifteentwo_data_dir / "history.sqlite3.unreadable").exists()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -260,8 +261,14 @@ def test_the_save_json_of_the_previous_version_still_loads() -> None:
 # --- taking back a move -------------------------------------------------------------------------
 
 
+def human_vs_random(store: Store | None, seed: int, variant: str = "short") -> Session:
+    """The random level draws from its RNG at every decision: undo must restore it."""
+    seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="random")]
+    return Session(find_rules(variant), seats, seed, store=store)
+
+
 def test_undo_restores_the_position_and_every_rng_exactly() -> None:
-    session = human_vs_greedy(None, seed=21)
+    session = human_vs_random(None, seed=21)
     session.run()
     me = GreedyPlayer(2)
     for _ in range(5):
@@ -332,3 +339,45 @@ def test_undo_never_reaches_into_a_finished_game_of_a_match() -> None:
     step(session, me)
     if session.game.game_number == 2 and not session.is_over:
         assert session.can_undo
+
+
+def test_take_backs_are_bounded_and_saves_stay_small() -> None:
+    from fifteentwo.app.session import UNDO_MARKS
+
+    session = human_vs_random(None, seed=4, variant="standard")
+    session.run()
+    me = GreedyPlayer(1)
+    moves = 0
+    while not session.is_over and moves < UNDO_MARKS + 10:
+        step(session, me)
+        moves += 1
+    size = len(json.dumps(session.to_json()))
+    assert size < 60_000 + 4_000 * UNDO_MARKS
+    undone = 0
+    while session.can_undo:
+        session.undo()
+        undone += 1
+    assert not session.is_over and undone == UNDO_MARKS
+    resumed = Session.from_json(json.loads(json.dumps(session.to_json())))
+    assert resumed.takebacks == undone and resumed.record() == session.record()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda d: d["undo"]["states"].append({"1": "not base64!"}),
+        lambda d: d["undo"]["marks"].append([1, 99, 1]),
+        lambda d: d.update(takebacks=True),
+        lambda d: d.update(takebacks=-1),
+        lambda d: d.update(seed="7"),
+        lambda d: d["undo"].update(marks=[[1, 2]]),
+    ],
+)
+def test_damaged_undo_data_is_a_save_error(damage: Any) -> None:
+    session = human_vs_random(None, seed=2)
+    session.run()
+    step(session, GreedyPlayer(0))
+    data = json.loads(json.dumps(session.to_json()))
+    damage(data)
+    with pytest.raises(SaveError):
+        Session.from_json(data)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Final
 
 from fifteentwo.store import GameMeta, SavedGame, Store, StoreError, data_dir
-from fifteentwo.store.migrate import OLD_HISTORY_FILE, import_old_history
+from fifteentwo.store.migrate import OLD_HISTORY_FILE, file_digest, import_old_history
 from fifteentwo.store.sqlite import SQLiteStore, _rename_aside
 
 __all__ = ["OLD_SAVE_FILE", "describe_saved", "import_old_save", "open_game_store", "scores_text"]
@@ -41,8 +41,11 @@ def import_old_save(store: SQLiteStore, path: Path) -> str | None:
 
     if not path.is_file():
         return None
-    stat = path.stat()
-    key = f"save:{path.resolve()}:{stat.st_size}:{int(stat.st_mtime)}"
+    try:
+        key = f"save:{file_digest(path)}"
+    except OSError as exc:
+        store.notify(f"warning: the old save {path} cannot be read ({exc.strerror})")
+        return None
     try:
         session = Session.load(path)
     except SaveError as exc:

@@ -10,8 +10,11 @@ removes it from the games in progress. `undo` takes back the human's last decisi
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import random
+import struct
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -52,8 +55,9 @@ from fifteentwo.store.summary import finished_from_record
 
 __all__ = ["SAVE_FORMAT", "SaveError", "SeatConfig", "Session"]
 
-UNDO_MARKS = 200
-"""Decisions a session can take back, at most (the marks are small; states are shared)."""
+UNDO_MARKS = 30
+"""How many of the human's decisions a session can take back, at most. Each keeps the computer
+players' RNG states (about 3 kB each, shared while they do not change), so saves stay small."""
 
 SAVE_FORMAT = "fifteentwo-save/1"
 
@@ -104,7 +108,8 @@ class Session:
     _finished: list[FinishedGame] = field(init=False, default_factory=list)
     _undo_marks: list[tuple[int, int, int]] = field(init=False, default_factory=list)
     """(seat decisions before it, index into `_undo_states`, game number) per human decision."""
-    _undo_states: list[dict[str, list[Any]]] = field(init=False, default_factory=list)
+    _undo_states: list[dict[str, str]] = field(init=False, default_factory=list)
+    """Computer players' RNG states (`_pack_rng`) by seat, shared by consecutive marks."""
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.rules.players:
@@ -176,7 +181,7 @@ class Session:
         mark = self._undo_mark()
         events = self.game.events_for(self.viewer, self._apply(action))
         self._undo_marks.append(mark)
-        del self._undo_marks[:-UNDO_MARKS]
+        self._trim_undo()
         return events + self.run()
 
     def _apply(self, action: Any) -> list[Event]:
@@ -203,7 +208,7 @@ class Session:
 
     def _undo_mark(self) -> tuple[int, int, int]:
         """Where the game stands before a human decision: enough to come back here exactly."""
-        states = {str(seat): _rng_state(p.rng) for seat, p in self.players.items()}
+        states = {str(seat): _pack_rng(p.rng) for seat, p in self.players.items()}
         if not self._undo_states or self._undo_states[-1] != states:
             self._undo_states.append(states)
         decisions = sum(1 for actor, _ in self.game.log if actor != CHANCE)
@@ -249,10 +254,18 @@ class Session:
         self._undo_marks.pop()
         self.game = game
         for seat, state in self._undo_states[state_at].items():
-            self.players[int(seat)].rng.setstate(_rng_from_json(state))
+            self.players[int(seat)].rng.setstate(_unpack_rng(state))
         del self._undo_states[state_at + 1 :]
         self.takebacks += 1
         self.save()
+
+    def _trim_undo(self) -> None:
+        """Keep the last `UNDO_MARKS` marks and only the RNG states they use."""
+        marks = self._undo_marks[-UNDO_MARKS:]
+        used = sorted({m[1] for m in marks})
+        where = {old: new for new, old in enumerate(used)}
+        self._undo_states = [self._undo_states[i] for i in used]
+        self._undo_marks = [(d, where[i], g) for d, i, g in marks]
 
     def _new_game(self) -> Game:
         humans = self.human_seats
@@ -388,15 +401,29 @@ class Session:
             session.takebacks = takebacks
             undo = data.get("undo") or {"marks": [], "states": []}
             session._undo_states = [
-                {str(k): list(v) for k, v in states.items()} for states in undo["states"]
+                {str(k): str(v) for k, v in states.items()} for states in undo["states"]
             ]
+            for states in session._undo_states:
+                for packed in states.values():
+                    _unpack_rng(packed)  # a damaged state fails now, not at the take-back
             session._undo_marks = [(int(a), int(b), int(c)) for a, b, c in undo["marks"]]
             if any(not 0 <= b < len(session._undo_states) for _, b, _ in session._undo_marks):
                 raise SaveError("the save's take-back marks do not fit")
         except SaveError:
             raise
-        except (FifteenTwoError, KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise SaveError(f"the save cannot be resumed: {exc}"[:300]) from None
+        except (
+            FifteenTwoError,
+            KeyError,
+            TypeError,
+            ValueError,
+            AttributeError,
+            IndexError,
+            OverflowError,
+            RecursionError,
+            struct.error,
+            binascii.Error,
+        ) as exc:
+            raise SaveError(f"the save cannot be resumed: {exc!s:.200}") from None
         return session
 
     @classmethod
@@ -489,6 +516,25 @@ def _rerun(record: dict[str, Any], decisions: list[Any], names: list[str]) -> Ga
     if game_record(game, names) != record:
         raise SaveError("the save's moves do not lead to its record")
     return game
+
+
+def _pack_rng(rng: random.Random) -> str:
+    """An RNG's state as short text (the Mersenne Twister words in base64)."""
+    version, internal, gauss = rng.getstate()
+    if version != 3 or gauss is not None or len(internal) != 625:
+        return json.dumps([version, list(internal), gauss])
+    return base64.b64encode(struct.pack("<625I", *internal)).decode("ascii")
+
+
+def _unpack_rng(text: str) -> tuple[Any, ...]:
+    """The inverse of `_pack_rng` (a state fit for `random.Random.setstate`)."""
+    if text.startswith("["):
+        state: tuple[Any, ...] = _rng_from_json(json.loads(text))
+    else:
+        words = struct.unpack("<625I", base64.b64decode(text.encode("ascii"), validate=True))
+        state = (3, tuple(words), None)
+    random.Random().setstate(state)  # raises on a state that is not one
+    return state
 
 
 def _rng_state(rng: random.Random) -> list[Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from datetime import datetime
 from typing import Any
 
 from rich import box
@@ -133,6 +134,14 @@ def short_levels(levels: str) -> str:
     return levels
 
 
+def _local_time(stamp: object) -> str:
+    """A stored ISO time as local ``YYYY-MM-DD HH:MM`` (the text itself if it is not one)."""
+    try:
+        return f"{datetime.fromisoformat(str(stamp)).astimezone():%Y-%m-%d %H:%M}"
+    except ValueError:
+        return escape(str(stamp))
+
+
 def print_games(games: list[dict[str, Any]], console: Console) -> None:
     """The most recent games, newest first."""
     if not games:
@@ -151,7 +160,7 @@ def print_games(games: list[dict[str, Any]], console: Console) -> None:
         scores = "-".join(map(str, g["scores"]))
         table.add_row(
             str(g["id"]),
-            escape(str(g["finished_at"])),
+            _local_time(g["finished_at"]),
             escape(str(g["variant"])),
             escape(str(g["levels"])),
             scores,

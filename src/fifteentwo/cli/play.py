@@ -20,6 +20,8 @@ from fifteentwo.errors import FifteenTwoError
 from fifteentwo.rules import find_rules, preset_names
 from fifteentwo.store import GameBusy, Store, StoreError
 
+TERMINAL = "terminal"
+"""The `GameMeta.kind` of games played here (web games are kept in the same store)."""
 LATEST = ""
 """``--resume`` without an id: the most recently played game."""
 MAX_MATCH = 99
@@ -197,6 +199,15 @@ def open_store_for_play() -> Store | None:
         )
         return None
     print_notices(store)
+    problem = store.write_problem()
+    if problem is not None:
+        print(
+            f"warning: games cannot be saved in {store.location} ({problem}); "
+            "the game goes on unsaved (quit with q if you would rather not)",
+            file=sys.stderr,
+        )
+        store.close()
+        return None
     return store
 
 
@@ -212,7 +223,7 @@ def resume_game(store: Store | None, game_id: str) -> Session:
     if store is None:
         raise FifteenTwoError("there is no game store to resume from (see the warning above)")
     if game_id == LATEST:
-        saved = store.most_recent()
+        saved = next((g for g in store.list_games() if g.meta.kind == TERMINAL), None)
         print_notices(store)
         if saved is None:
             raise FifteenTwoError(
@@ -234,6 +245,8 @@ def offer_game(store: Store | None) -> Session | None:
     if store is None:
         return None
     for saved in store.list_games():
+        if saved.meta.kind != TERMINAL:
+            continue  # a web game is offered on the web
         try:
             return Session.resume(store, saved.game_id)
         except GameBusy:

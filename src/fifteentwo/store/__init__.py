@@ -6,11 +6,10 @@ through it. See docs/store.md for the schema, transactions, ownership, journal a
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
-from typing import Final
 
 from fifteentwo.store.base import (
+    DATA_DIR_ENV,
     CorruptGame,
     FinishedGame,
     GameBusy,
@@ -21,8 +20,10 @@ from fifteentwo.store.base import (
     StoreError,
     StoreUnavailable,
     Totals,
+    data_dir,
     new_owner,
 )
+from fifteentwo.store.summary import finished_from_record
 
 __all__ = [
     "DATA_DIR_ENV",
@@ -37,21 +38,10 @@ __all__ = [
     "StoreUnavailable",
     "Totals",
     "data_dir",
+    "finished_from_record",
     "new_owner",
     "open_store",
 ]
-
-DATA_DIR_ENV: Final = "FIFTEENTWO_DATA_DIR"
-
-
-def data_dir() -> Path:
-    """Where the store lives: ``$FIFTEENTWO_DATA_DIR`` or the platform's user data dir."""
-    override = os.environ.get(DATA_DIR_ENV)
-    if override:
-        return Path(override).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("fifteentwo", appauthor=False))
 
 
 def open_store(where: str | Path | None = None) -> Store:

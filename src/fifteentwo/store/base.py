@@ -16,11 +16,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, Final
 
 from fifteentwo.errors import FifteenTwoError
 
 __all__ = [
+    "DATA_DIR_ENV",
     "SQLITE_INT_MAX",
     "CorruptGame",
     "FinishedGame",
@@ -34,6 +36,7 @@ __all__ = [
     "StoreUnavailable",
     "Totals",
     "checked_int",
+    "data_dir",
     "new_owner",
     "utc_now",
 ]
@@ -64,6 +67,19 @@ class CorruptGame(StoreError):
 class StoreUnavailable(StoreError):
     """Storage stayed locked, read-only, full or missing after retries, and the journal could
     not be written either: the game goes on unsaved."""
+
+
+DATA_DIR_ENV: Final = "FIFTEENTWO_DATA_DIR"
+
+
+def data_dir() -> Path:
+    """Where the store lives: ``$FIFTEENTWO_DATA_DIR`` or the platform's user data dir."""
+    override = os.environ.get(DATA_DIR_ENV)
+    if override:
+        return Path(override).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("fifteentwo", appauthor=False))
 
 
 def utc_now() -> datetime:
@@ -354,6 +370,11 @@ class Store(ABC):
     @abstractmethod
     def totals(self, *, owner_hint: str | None = None) -> list[Totals]:
         """Results per computer level and variant over games a human played."""
+
+    def write_problem(self) -> str | None:
+        """Why nothing can be saved here (read-only storage and no journal possible), or None
+        when saving can work (perhaps through the journal)."""
+        return None
 
     def take_notices(self) -> list[str]:
         """One-line messages for the user (a corrupt row set aside, a journal imported or

@@ -8,6 +8,7 @@ the file's key, so a second start imports nothing twice, and then it is renamed
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from datetime import UTC, datetime
@@ -17,7 +18,7 @@ from typing import Any, Final
 from fifteentwo.store.base import FinishedGame, StoreError
 from fifteentwo.store.sqlite import SQLiteStore, _rename_aside
 
-__all__ = ["OLD_HISTORY_FILE", "import_old_history"]
+__all__ = ["OLD_HISTORY_FILE", "file_digest", "import_old_history"]
 
 OLD_HISTORY_FILE: Final = "history.sqlite3"
 
@@ -26,10 +27,13 @@ def import_old_history(store: SQLiteStore, path: Path) -> int:
     """Import the finished games of an old history file; how many were stored (0: none or done).
 
     Reports in the store's notices (one line each)."""
-    if not path.is_file():
+    if not path.is_file() or path.resolve() == store.path.resolve() or _is_store(path):
         return 0
-    stat = path.stat()
-    key = f"history:{path.resolve()}:{stat.st_size}:{int(stat.st_mtime)}"
+    try:
+        key = f"history:{file_digest(path)}"
+    except OSError as exc:
+        store.notify(f"warning: the old results history {path} cannot be read ({exc.strerror})")
+        return 0
     if store.was_imported(key):
         _rename_aside(path, ".migrated")
         return 0
@@ -48,6 +52,28 @@ def import_old_history(store: SQLiteStore, path: Path) -> int:
             f"note: {stored} finished game(s) from {path} are now in the game store ({kept} kept)"
         )
     return stored
+
+
+def file_digest(path: Path) -> str:
+    """The SHA-256 of a file's bytes: an old file is imported once, whatever its name or time."""
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _is_store(path: Path) -> bool:
+    """Whether ``path`` is itself a game store (someone named a store history.sqlite3)."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
+    return "games_in_progress" in names
 
 
 def _read_old(path: Path) -> list[FinishedGame]:

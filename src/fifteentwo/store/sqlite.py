@@ -36,6 +36,7 @@ from fifteentwo.store.base import (
     StoreUnavailable,
     Totals,
     checked_int,
+    data_dir,
     this_process,
     utc_now,
 )
@@ -47,6 +48,8 @@ STORE_FILE: Final = "fifteentwo.sqlite3"
 JOURNAL_SUFFIX: Final = ".journal"
 SAME_HOST_LEASE: Final = 24 * 3600.0
 """A lease of a live process on this host lapses after a day without a heartbeat (pid reuse)."""
+DEGRADED_SECONDS: Final = 30.0
+"""How long after a journalled write later writes skip the back-off."""
 OTHER_HOST_LEASE: Final = 600.0
 """A lease from another host (a shared data dir) lapses after ten minutes without one."""
 
@@ -127,8 +130,6 @@ class _Unavailable(Exception):
 
 def default_path() -> Path:
     """``fifteentwo.sqlite3`` in the data directory (``$FIFTEENTWO_DATA_DIR`` overrides)."""
-    from fifteentwo.store import data_dir
-
     return data_dir() / STORE_FILE
 
 
@@ -151,6 +152,9 @@ class SQLiteStore(Store):
         self.backoff = backoff
         self._notices: list[str] = []
         self._journal_told = False
+        self._degraded_until = 0.0
+        """After a write went to the journal, later writes try once (no back-off) for a while,
+        so a long lock does not slow every move."""
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.RLock()
         """One thread at a time on the connection (front-ends call from worker threads)."""
@@ -286,7 +290,8 @@ class SQLiteStore(Store):
         conn = self._db()
         delay = self.backoff
         last: Exception | None = None
-        for attempt in range(self.retries + 1):
+        retries = 0 if time.monotonic() < self._degraded_until else self.retries
+        for attempt in range(retries + 1):
             try:
                 conn.execute("BEGIN IMMEDIATE")
                 result = work(conn)
@@ -296,7 +301,7 @@ class SQLiteStore(Store):
                 _rollback(conn)
                 last = exc
                 transient = isinstance(exc, sqlite3.OperationalError) and _transient(exc)
-                if (not transient and attempt >= 1) or attempt == self.retries:
+                if (not transient and attempt >= 1) or attempt == retries:
                     break
                 time.sleep(delay)
                 delay *= 2
@@ -455,7 +460,7 @@ class SQLiteStore(Store):
             raise GameNotFound(f"there is no saved game {game_id!r}"[:200])
         try:
             return _saved_game(row)
-        except (ValueError, TypeError, KeyError, StoreError) as exc:
+        except (ValueError, TypeError, KeyError, RecursionError, StoreError) as exc:
             where = self.set_aside(game_id, str(exc))
             raise CorruptGame(
                 f"saved game {game_id} cannot be read ({_short(exc)}); {where}"
@@ -473,7 +478,7 @@ class SQLiteStore(Store):
         for row in rows:
             try:
                 out.append(_saved_game(row))
-            except (ValueError, TypeError, KeyError, StoreError) as exc:
+            except (ValueError, TypeError, KeyError, RecursionError, StoreError) as exc:
                 where = self.set_aside(row[0], str(exc))
                 self._notices.append(
                     f"warning: saved game {row[0]} cannot be read ({_short(exc)}); {where}"
@@ -589,7 +594,7 @@ class SQLiteStore(Store):
             raw = dict(zip(names, row, strict=True))
             try:
                 out.append(_finished_dict(raw))
-            except (ValueError, TypeError, KeyError) as exc:
+            except (ValueError, TypeError, KeyError, RecursionError, StoreError) as exc:
                 self._set_aside_finished(raw, str(exc))
         return out
 
@@ -608,7 +613,7 @@ class SQLiteStore(Store):
             raise GameNotFound(f"no finished game with id {row_id}")
         try:
             return _finished_dict(raw)
-        except (ValueError, TypeError, KeyError) as exc:
+        except (ValueError, TypeError, KeyError, RecursionError, StoreError) as exc:
             where = self._set_aside_finished(raw, str(exc))
             raise CorruptGame(
                 f"finished game {row_id} cannot be read ({_short(exc)}); {where}"
@@ -665,6 +670,34 @@ class SQLiteStore(Store):
             )
         return out
 
+    def write_problem(self) -> str | None:
+        """Try an empty write transaction; if storage refuses it for good (not just a lock),
+        say why unless the journal can take the games instead."""
+        try:
+            with self._lock:
+                self._reopen_if_missing()
+                conn = self._db()
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    conn.execute("UPDATE schema_version SET version = version")
+                finally:
+                    _rollback(conn)
+            return None
+        except (sqlite3.DatabaseError, _Unavailable, StoreError) as exc:
+            if isinstance(exc, sqlite3.OperationalError) and _transient(exc):
+                return None
+            why = _short(exc)
+        existed = self.journal_path.exists()
+        try:
+            with open(self.journal_path, "a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            return f"{why}; nor can {self.journal_path} be written: {exc.strerror or exc}"
+        if not existed:
+            with contextlib.suppress(OSError):
+                self.journal_path.unlink()
+        return None
+
     # --- notices and the journal ---------------------------------------------------------------
 
     def take_notices(self) -> list[str]:
@@ -685,6 +718,7 @@ class SQLiteStore(Store):
                 f"cannot save to {self.path} ({why}) nor to {self.journal_path} "
                 f"({exc.strerror or exc}); the game goes on unsaved"
             ) from None
+        self._degraded_until = time.monotonic() + DEGRADED_SECONDS
         if not self._journal_told:
             self._journal_told = True
             self._notices.append(
@@ -708,7 +742,14 @@ class SQLiteStore(Store):
                     try:
                         entry = json.loads(line)
                         done = self._apply_journal(entry)
-                    except (ValueError, TypeError, KeyError, StoreError) as exc:
+                    except (
+                        ValueError,
+                        TypeError,
+                        KeyError,
+                        AttributeError,
+                        RecursionError,
+                        StoreError,
+                    ) as exc:
                         self._quarantine_line(line, str(exc))
                         continue
                     except _Unavailable:
