@@ -95,6 +95,7 @@ async function receive(msg) {
     const first = !game.state;
     if (msg.log) setLog(msg.log);
     if (!first && msg.events.length) await animate(msg.events);
+    game.dealing = msg.events.some((e) => e.type === "dealt") && factor() > 0;
     game.state = msg;
     game.busy = false;
     game.names = msg.names;
@@ -295,6 +296,10 @@ function renderHand() {
     card.disabled = !(canDiscard || canPlay) || game.busy;
     card.setAttribute("aria-pressed", game.selected.has(code) ? "true" : "false");
     card.addEventListener("click", () => chooseCard(code));
+    if (game.dealing) {  // a new deal: the cards come in one by one
+      card.classList.add("enter");
+      card.style.animationDelay = `${i * 90 * factor()}ms`;
+    }
     hand.append(card);
   });
   if (!v.hand.length && v.kept.length && v.phase !== "discard") {
@@ -303,6 +308,7 @@ function renderHand() {
 }
 
 function chooseCard(code) {
+  game.dealing = false;
   const s = game.state;
   if (!s || !s.waiting || game.busy) return;
   const legal = s.view.legal;
