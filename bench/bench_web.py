@@ -65,7 +65,8 @@ def start_server(db: Path, port: int, workers: int) -> subprocess.Popen[bytes]:
         sys.executable, "-m", "fifteentwo", "serve", "--port", str(port), "--db", str(db),
         "--workers", str(workers),
     ]  # fmt: skip
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    log = (db.parent / f"{db.stem}.log").open("wb")  # a file: a full pipe would block it
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=log)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -188,6 +189,9 @@ def main() -> int:
                 except subprocess.TimeoutExpired:
                     proc.kill()
             per_game = (stats.peak_kib - idle) / 1024 / n
+            warnings = (Path(tmp) / f"bench{n}.log").read_text(errors="replace").splitlines()
+            if warnings:
+                print(f"server said ({len(warnings)} lines): {warnings[-1][:200]}")
             lat, thought = stats.latency_ms, stats.think_ms
             row = (n, think, len(lat), statistics.median(lat), pct(lat, 0.99), max(lat))
             row += (statistics.median(thought), pct(thought, 0.99), per_game, stats.errors, wall)

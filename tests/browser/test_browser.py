@@ -196,3 +196,35 @@ def test_table_fits_and_names_every_card(page: Any, server: str, shots: Path, la
     page.keyboard.press("1")  # keyboard play: a digit plays (or picks) a card
     page.wait_for_timeout(200)
     assert not page.errors
+
+
+def test_the_page_reconnects_after_the_server_is_killed(browser: Any, tmp_path: Path) -> None:
+    from test_web_restart import free_port, kill, start_server
+
+    port, db = free_port(), tmp_path / "games.sqlite3"
+    proc = start_server(db, port, tmp_path)
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    try:
+        server = f"http://127.0.0.1:{port}"
+        start(page, server, "short")
+        take_turn(page)
+        page.wait_for_function(
+            "() => document.getElementById('page-game').dataset.decision !== '0'"
+        )
+        wait_ready(page)
+        decision = page.get_attribute("#page-game", "data-decision")
+        hand = [c.get_attribute("aria-label") for c in page.locator("#hand .card").all()]
+        kill(proc)
+        page.wait_for_selector("#conn:not([hidden])")  # the page notices
+        proc = start_server(db, port, tmp_path)
+        page.wait_for_selector("#conn", state="hidden")  # and comes back by itself
+        wait_ready(page)
+        assert page.get_attribute("#page-game", "data-decision") == decision
+        assert [c.get_attribute("aria-label") for c in page.locator("#hand .card").all()] == hand
+        play_to_end(page)
+    finally:
+        context.close()
+        if proc.poll() is None:
+            kill(proc)

@@ -3,11 +3,11 @@
 `GameHub` is the referee. A client's message reaches a game only through `GameHub.act` (and its
 siblings), which checks, under the game's lock, that the game exists, that the token is this
 game's, that the message answers the decision now pending (so a replayed or out-of-turn message
-is refused) and that the action is legal, before the engine applies it. Computer seats and the
-coach run in a thread pool, never on the event loop; the store has a thread of its own (an
-SQLite connection belongs to the thread that opened it), which also serializes writes. After
-every step the game is written to the store, so a server killed at any moment resumes from the
-last decision it answered.
+is refused) and that the action is legal, before the engine applies it. Computer seats, the
+coach and reviews run in a thread pool, never on the event loop. The session saves itself in
+the store after every step (the terminal game's own `Session`, with the token's hash and the
+coach setting beside its save), so a server killed at any moment resumes from the last decision
+it answered. The HTTP API's store reads run on a thread of their own.
 
 Seats and listeners are kept apart from the session so that tables with several people and
 spectators (docs/web.md, "later") add listeners for other seats without changing this flow.
