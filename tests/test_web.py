@@ -374,3 +374,17 @@ def test_a_slow_computer_never_stalls_the_server(
     assert moved["type"] == "state" and slow_state["type"] == "state"
     assert slow_state["think_ms"] >= 500
     assert fast_reply < slow_reply and fast_reply < 0.5, (fast_reply, slow_reply)
+
+
+def test_floods_are_slowed_and_the_page_is_locked_down(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        started = time.monotonic()
+        for _ in range(300):
+            ws.send_text(json.dumps({"type": "ping"}))
+        replies = [ws.receive_json() for _ in range(300)]
+        elapsed = time.monotonic() - started
+    assert replies == [{"type": "pong"}] * 300
+    assert elapsed >= 0.8, "past the burst, a connection is served at its rate"
+    page = client.get("/")
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    assert page.headers["x-content-type-options"] == "nosniff"

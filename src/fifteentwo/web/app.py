@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -20,10 +21,12 @@ from typing import Any, Final
 
 from pydantic import ValidationError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from fifteentwo import __version__
@@ -50,6 +53,17 @@ __all__ = ["create_app"]
 _log = logging.getLogger("fifteentwo.web")
 
 MAX_BAD_MESSAGES: Final = 50
+RATE: Final = 100.0
+"""Messages per second a connection is served on average, after a burst of `BURST`; faster
+senders are slowed down (the server waits before reading on), not refused."""
+BURST: Final = 200.0
+SECURITY_HEADERS: Final = (
+    (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; "
+     b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+)  # fmt: skip
 """Bad messages a connection may send before it is closed (a client that will not stop)."""
 MAX_BODY_BYTES: Final = 4096
 STATIC = resources.files("fifteentwo.web") / "static"
@@ -61,6 +75,41 @@ _VARIANT_LABELS: Final = {
     "three-player": "Three players (61)",
     "four-player": "Four players, partners (121)",
 }
+
+
+class SecurityHeaders:
+    """ASGI middleware: the page may load only its own files and talk only to its own server."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+class RateLimit:
+    """A token bucket per connection: past the rate, the connection waits its turn."""
+
+    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.stamp = burst, time.monotonic()
+
+    def delay(self) -> float:
+        """Seconds to wait before handling one more message (0 within the rate)."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        self.tokens -= 1
+        return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
 
 
 class Connection:
@@ -146,11 +195,15 @@ def create_app(open_store: Callable[[], Store], *, workers: int = 4) -> Starlett
         conn = Connection(websocket)
         game: WebGame | None = None
         bad = 0
+        limit = RateLimit()
         try:
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
+                wait = limit.delay()
+                if wait:
+                    await asyncio.sleep(wait)
                 text = message.get("text")
                 if text is None:
                     reply: dict[str, Any] | None = error("bad_message", "send JSON text frames")
@@ -189,7 +242,7 @@ def create_app(open_store: Callable[[], Store], *, workers: int = 4) -> Starlett
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
     app.state.hub = hub
     return app
 
