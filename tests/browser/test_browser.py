@@ -228,3 +228,34 @@ def test_the_page_reconnects_after_the_server_is_killed(browser: Any, tmp_path: 
         context.close()
         if proc.poll() is None:
             kill(proc)
+
+
+def test_hint_keyboard_undo_and_coach(page: Any, server: str) -> None:
+    start(page, server, "standard")
+    hand = [c.get_attribute("aria-label") for c in page.locator("#hand .card").all()]
+    first = page.get_attribute("#page-game", "data-decision")
+    page.click("#btn-hint")
+    page.wait_for_selector("#hint-box:not([hidden]) li")
+    assert page.locator("#hand button.card.best").count() == 2  # the two cards to lay away
+    page.keyboard.press("1")
+    page.keyboard.press("2")
+    assert page.locator("#hand button.card.selected").count() == 2
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "(d) => document.getElementById('page-game').dataset.decision !== d", arg=first
+    )
+    wait_ready(page)
+    assert not page.locator("#btn-undo").is_disabled()
+    page.click("#btn-undo")
+    page.wait_for_function(
+        "(d) => document.getElementById('page-game').dataset.decision === d", arg=first
+    )
+    wait_ready(page)
+    assert [c.get_attribute("aria-label") for c in page.locator("#hand .card").all()] == hand
+    page.check("#coach-toggle")
+    page.wait_for_timeout(300)
+    page.reload()
+    page.wait_for_selector("#page-game:not([hidden])")
+    wait_ready(page)
+    assert page.is_checked("#coach-toggle")  # kept with the game
+    assert not page.errors
