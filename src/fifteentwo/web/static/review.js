@@ -24,6 +24,11 @@ function table(headers, rows, caption) {
   return h("div", { class: "table-wrap" }, t);
 }
 
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+// "AC 5H" as a player reads it: "A♣ 5♥" (ten as 10).
+const cards = (text) => String(text).replace(/\b([2-9TJQKA])([SHDC])\b/g,
+  (_, rank, suit) => (rank === "T" ? "10" : rank) + SUITS[suit]);
+
 const pct = (x) => (x === null || x === undefined ? "–" : `${(100 * x).toFixed(0)}%`);
 
 export async function showHistory(box, api) {
@@ -73,7 +78,7 @@ export async function showReview(box, api, id) {
   const mine = r.human_seat === null ? r.mistakes : r.mistakes.filter((m) => m.seat === r.human_seat);
   if (!mine.length) box.append(h("p", {}, "No mistakes worth flagging."));
   else box.append(table(["deal", "kind", "you chose", "best", "points lost", "win % lost"],
-    mine.slice(0, 30).map((m) => [m.deal, m.kind, m.chosen, m.best, `−${m.loss.toFixed(2)}`,
+    mine.slice(0, 30).map((m) => [m.deal, m.kind, cards(m.chosen), cards(m.best), `−${m.loss.toFixed(2)}`,
       m.win_loss === null ? "–" : `−${(100 * m.win_loss).toFixed(1)}`])));
   box.append(h("h2", {}, "Luck by deal"));
   box.append(table(["deal", "dealer", "scores after", ...r.players.map((p) => `luck ${p}`)],
