@@ -388,3 +388,11 @@ def test_floods_are_slowed_and_the_page_is_locked_down(client: TestClient) -> No
     page = client.get("/")
     assert "default-src 'self'" in page.headers["content-security-policy"]
     assert page.headers["x-content-type-options"] == "nosniff"
+
+
+def test_create_app_takes_a_path_or_a_store(tmp_path: Path) -> None:
+    for where in (tmp_path / "a.sqlite3", open_store(tmp_path / "b.sqlite3")):
+        with TestClient(create_app(where)) as c:
+            game = new_game(c)
+            with c.websocket_connect("/ws") as ws:
+                assert hello(ws, game)["waiting"]

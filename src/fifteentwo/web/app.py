@@ -17,6 +17,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
+from pathlib import Path
 from typing import Any, Final
 
 from pydantic import ValidationError
@@ -32,7 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from fifteentwo import __version__
 from fifteentwo.app.options import default_level, known_levels
 from fifteentwo.errors import FifteenTwoError
-from fifteentwo.store import Store
+from fifteentwo.store import Store, open_store
 from fifteentwo.web.games import GameHub, Refused, WebGame
 from fifteentwo.web.protocol import (
     MAX_MESSAGE_BYTES,
@@ -134,9 +135,13 @@ def error(code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message}
 
 
-def create_app(open_store: Callable[[], Store], *, workers: int = 4) -> Starlette:
-    """The application, serving games kept in the store ``open_store`` opens."""
-    hub = GameHub(open_store, workers=workers)
+def create_app(
+    store: Callable[[], Store] | Store | str | Path | None = None, *, workers: int = 4
+) -> Starlette:
+    """The application. ``store`` is where games are kept: None for the default store, a path
+    or URL for `fifteentwo.store.open_store`, an open `Store` (closed when the application
+    stops), or a function that opens one (called when the application starts)."""
+    hub = GameHub(_store_opener(store), workers=workers)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -245,6 +250,14 @@ def create_app(open_store: Callable[[], Store], *, workers: int = 4) -> Starlett
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
     app.state.hub = hub
     return app
+
+
+def _store_opener(store: Callable[[], Store] | Store | str | Path | None) -> Callable[[], Store]:
+    if isinstance(store, Store):
+        return lambda: store
+    if callable(store):
+        return store
+    return lambda: open_store(store)
 
 
 async def _handle(
