@@ -259,3 +259,34 @@ def test_hint_keyboard_undo_and_coach(page: Any, server: str) -> None:
     wait_ready(page)
     assert page.is_checked("#coach-toggle")  # kept with the game
     assert not page.errors
+
+
+def drag_to_table(page: Any, card: Any) -> None:
+    box = card.bounding_box()
+    target = page.locator(".table-centre").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 20, steps=8)
+    page.mouse.up()
+
+
+def test_drag_cards_to_lay_away_and_play(page: Any, server: str) -> None:
+    start(page, server, "short")
+    first = page.get_attribute("#page-game", "data-decision")
+    drag_to_table(page, page.locator("#hand button.card").nth(0))
+    assert page.locator("#hand button.card.selected").count() == 1
+    drag_to_table(page, page.locator("#hand button.card:not(.selected)").nth(0))
+    page.wait_for_function(
+        "(d) => document.getElementById('page-game').dataset.decision !== d", arg=first
+    )
+    wait_ready(page)
+    if page.locator("#hand button.card:enabled").count():  # our turn to play: drag one in
+        before = page.get_attribute("#page-game", "data-decision")
+        held = page.locator("#hand button.card").count()
+        drag_to_table(page, page.locator("#hand button.card:enabled").first)
+        page.wait_for_function(
+            "(d) => document.getElementById('page-game').dataset.decision !== d", arg=before
+        )
+        wait_ready(page)
+        assert page.locator("#hand button.card").count() < held
+    assert not page.errors

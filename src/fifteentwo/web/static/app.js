@@ -295,7 +295,11 @@ function renderHand() {
     const canPlay = s.waiting && playable.has(code);
     card.disabled = !(canDiscard || canPlay) || game.busy;
     card.setAttribute("aria-pressed", game.selected.has(code) ? "true" : "false");
-    card.addEventListener("click", () => chooseCard(code));
+    card.addEventListener("click", () => {
+      if (card.dataset.dragged) { delete card.dataset.dragged; return; }
+      chooseCard(code);
+    });
+    enableDrag(card, code);
     if (game.dealing) {  // a new deal: the cards come in one by one
       card.classList.add("enter");
       card.style.animationDelay = `${i * 90 * factor()}ms`;
@@ -304,6 +308,51 @@ function renderHand() {
   });
   if (!v.hand.length && v.kept.length && v.phase !== "discard") {
     for (const c of v.kept) hand.append(cardElement(c));
+  }
+}
+
+// Drag a card onto the table (the pile or the crib) to play it or lay it away; a short
+// movement is still a click. Pointer events, so it works with a finger as with a mouse.
+function enableDrag(card, code) {
+  card.addEventListener("pointerdown", (down) => {
+    if (card.disabled || down.button !== 0) return;
+    let moved = false;
+    card.setPointerCapture(down.pointerId);
+    const move = (ev) => {
+      const dx = ev.clientX - down.clientX, dy = ev.clientY - down.clientY;
+      if (!moved && Math.hypot(dx, dy) < 10) return;
+      moved = true;
+      card.classList.add("dragging");
+      card.style.transform = `translate(${dx}px, ${dy}px)`;
+    };
+    const up = (ev) => {
+      card.removeEventListener("pointermove", move);
+      card.removeEventListener("pointerup", up);
+      card.removeEventListener("pointercancel", up);
+      card.classList.remove("dragging");
+      card.style.transform = "";
+      if (!moved || ev.type === "pointercancel") return;
+      card.dataset.dragged = "1";  // the click that follows is not a second choice
+      card.style.visibility = "hidden";
+      const target = document.elementFromPoint(ev.clientX, ev.clientY);
+      card.style.visibility = "";
+      dropCard(code, target);
+    };
+    card.addEventListener("pointermove", move);
+    card.addEventListener("pointerup", up);
+    card.addEventListener("pointercancel", up);
+  });
+}
+
+function dropCard(code, target) {
+  const s = game.state;
+  if (!s || !s.waiting || game.busy || !target || !target.closest(".table-centre")) return;
+  const legal = s.view.legal;
+  if (legal.play && legal.play.includes(code)) {
+    act({ kind: "play", card: code });
+  } else if (legal.discard) {
+    if (!game.selected.has(code)) chooseCard(code);
+    if (game.selected.size === legal.discard) act({ kind: "discard", cards: [...game.selected] });
   }
 }
 
@@ -365,9 +414,7 @@ function renderControls() {
   else if (!s.waiting) prompt = `Waiting for ${seatName(v.to_move ?? 0)}…`;
   $("prompt").textContent = prompt;
   $("status-line").textContent = statusText(v);
-  if (s.waiting && legal.count && document.activeElement !== $("count-input")) {
-    renderCountCards(v);
-  }
+  if (s.waiting && legal.count) renderCountCards(v);
 }
 
 function renderCountCards(v) {
