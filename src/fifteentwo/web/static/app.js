@@ -110,7 +110,11 @@ async function receive(msg) {
     game.busy = false;
     if (msg.code === "no_game") {
       forget(game.id);
-      $("status-line").textContent = "This game is no longer in progress.";
+      $("status-line").textContent = "This game is no longer in progress: it is finished or was abandoned. ";
+      const link = document.createElement("a");
+      link.href = "#/history";
+      link.textContent = "See the history";
+      $("status-line").append(link);
       game.closing = true;
       game.ws.close();
       game.id = null;
