@@ -8,6 +8,8 @@ CVENV := .venv-compiled
 CBIN := $(CVENV)/bin
 CSTAMP := $(CVENV)/.installed
 
+BSTAMP := $(VENV)/.browser-installed
+
 .PHONY: play test lint typecheck pytest bench bench-openspiel compiled test-compiled bench-compiled clean
 
 $(BIN)/python:
@@ -20,6 +22,24 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 play: $(STAMP)
 	$(BIN)/cribbage play
+
+.PHONY: serve test-browser
+
+# The browser game (docs/web.md); the dev install includes the web extra.
+serve: $(STAMP)
+	$(BIN)/cribbage serve
+
+# Browser tests (tests/browser, not part of make test): Playwright for Python driving Debian's
+# Chromium, installed with apt-get when missing; Playwright never downloads a browser.
+$(BSTAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[dev,web,browser]'
+	touch $(BSTAMP)
+
+test-browser: $(BSTAMP)
+	test -x /usr/bin/chromium || { \
+		if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y chromium; \
+		else sudo apt-get update && sudo apt-get install -y chromium; fi; }
+	FIFTEENTWO_BROWSER=1 $(BIN)/pytest -p no:xdist -p no:cacheprovider -q tests/browser
 
 test: $(STAMP) lint typecheck pytest
 

@@ -21,7 +21,9 @@ from pathlib import Path
 from fifteentwo.app.history import History
 from fifteentwo.app.options import PlayOptions, SessionFactory
 from fifteentwo.app.plain import run_plain
+from fifteentwo.app.saves import open_game_store
 from fifteentwo.app.session import Session
+from fifteentwo.store import Store
 
 PROMPT_ENDINGS = (": ", "? ")
 STUCK_SECONDS = 120
@@ -116,7 +118,7 @@ class Played:
     transcript: str
     answerer: Answerer
     history: History
-    save_path: Path
+    store: Store
 
 
 def play_in_process(
@@ -130,9 +132,9 @@ def play_in_process(
     """Run plain mode on string streams with the session wiring the CLI uses."""
     answerer = answerer or Answerer()
     out = io.StringIO()
-    history = History(data_dir / "history.sqlite3")
-    save_path = data_dir / "save.json"
-    factory = SessionFactory(options, save_path=save_path, history=history)
+    store = open_game_store(data_dir / "fifteentwo.sqlite3")
+    history = History(store=store)
+    factory = SessionFactory(options, store=store)
     code = run_plain(
         options,
         factory,
@@ -141,7 +143,7 @@ def play_in_process(
         stdin=ScriptedStdin(out, answerer),
         stdout=out,
     )
-    return Played(code, out.getvalue(), answerer, history, save_path)
+    return Played(code, out.getvalue(), answerer, history, store)
 
 
 def drive_subprocess(

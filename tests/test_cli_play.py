@@ -16,6 +16,7 @@ from fifteentwo.app.options import PlayOptions
 from fifteentwo.app.session import Session
 from fifteentwo.cli import COMMANDS, DEFAULT_COMMAND, main
 from fifteentwo.records import replay
+from fifteentwo.store import open_store
 from plain_driver import Answerer, drive_subprocess
 
 FAST = ["--plain", "--level", "greedy", "--no-instructions"]
@@ -66,7 +67,7 @@ def test_subprocess_ctrl_c_saves_and_exits_130(fifteentwo_data_dir: Path) -> Non
     )
     assert code == 130
     assert "Traceback" not in err and "Traceback" not in out
-    resumed = Session.load(fifteentwo_data_dir / "save.json")
+    resumed = Session.resume(open_store(), latest_id())
     assert resumed.waiting_for == 0
 
 
@@ -76,8 +77,16 @@ def test_subprocess_end_of_input_saves_and_exits_0(fifteentwo_data_dir: Path) ->
         ["play", "--seed", "5", "--short", *FAST], Answerer(stop_after=4), env
     )
     assert code == 0
-    assert out.rstrip().endswith("Your game is saved; 'cribbage play --resume' continues it.")
-    assert (fifteentwo_data_dir / "save.json").exists()
+    assert out.rstrip().endswith(
+        f"Your game is saved; 'cribbage play --resume' continues it (id {latest_id()})."
+    )
+
+
+def latest_id() -> str:
+    """The id of the most recently played saved game in the data dir's store."""
+    saved = open_store().most_recent()
+    assert saved is not None
+    return saved.game_id
 
 
 # --- in process ---------------------------------------------------------------------------------
@@ -104,9 +113,15 @@ def test_bare_options_run_the_game(capsys: pytest.CaptureFixture[str]) -> None:
         (["play", "--players", "human,,greedy"], "empty seat"),
         (["play", "--level", "grandmaster"], "unknown level 'grandmaster'"),
         (["play", "--players", "human,nowhere:Bot"], "cannot load player"),
-        (["play", "--match", "2"], "odd number of games"),
+        (["play", "--match", "2"], "--match must be an odd number from 1 to 99"),
+        (["play", "--match", "101"], "--match must be an odd number from 1 to 99"),
+        (["play", "--match", "0"], "--match must be an odd number"),
+        (["play", "--match", "x"], "--match must be a whole number"),
+        (["play", "--seed", "1" * 1001], "--seed has more than 1000 digits"),
+        (["play", "--seed", "1.5"], "--seed must be a whole number"),
+        (["play", "--resume", "nosuchgame"], "there is no saved game 'nosuchgame'"),
         (["play", "--target", "5"], "--target must be between 15 and 1000"),
-        (["play", "--seed", "abc"], "invalid int value"),
+        (["play", "--seed", "abc"], "--seed must be a whole number, not 'abc'"),
         (["play", "--manual-count", "--auto-count"], "not allowed with"),
         (["play", "--frobnicate"], "unrecognized arguments"),
     ],
@@ -125,7 +140,8 @@ def test_resume_without_a_save_says_so(
     code, _, err = run_main(["play", "--resume", "--plain"], capsys)
     assert code == 2
     assert err == (
-        f"error: there is no saved game to resume (looked for {fifteentwo_data_dir}/save.json)\n"
+        "error: there is no saved game to resume "
+        f"(none in {fifteentwo_data_dir}/fifteentwo.sqlite3); 'cribbage play' starts one\n"
     )
 
 
@@ -134,13 +150,17 @@ def test_quit_then_resume_from_the_command_line(
 ) -> None:
     argv = ["play", "--seed", "3", "--short", "-r", *FAST]
     code, out, _ = run_main(argv, capsys, stdin="#1 #2\nq\n")
-    assert code == 0 and out.rstrip().endswith("continues it.")
-    saved = Session.load(fifteentwo_data_dir / "save.json")
+    game_id = latest_id()
+    assert code == 0 and out.rstrip().endswith(f"continues it (id {game_id}).")
+    saved = Session.resume(open_store(), game_id)
     assert saved.waiting_for == 0 and saved.phase.value == "play"
+    saved.release()
     code, out, _ = run_main(["play", "--resume", *FAST], capsys, stdin="q\n")
     assert code == 0
     assert out.startswith("Resuming your game: short to 61, You ")
     assert "Your hand: " in out and "Play a card (count is" in out
+    code, out, _ = run_main(["play", "--resume", game_id, *FAST], capsys, stdin="q\n")
+    assert code == 0 and out.startswith("Resuming your game: short to 61, You ")
 
 
 def test_a_saved_game_is_offered_without_resume(
@@ -154,36 +174,99 @@ def test_a_saved_game_is_offered_without_resume(
     assert "Resume it (y/n)? y\nResuming your game" in out
 
 
-def test_corrupt_save_is_reported_and_kept(
+def test_an_old_corrupt_save_is_reported_once_and_kept(
     fifteentwo_data_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     save = fifteentwo_data_dir / "save.json"
     save.write_text('{"format": "fifteentwo-save/1", "record": ', encoding="utf-8")
     code, out, err = run_main(["play", "--resume", *FAST], capsys)
     assert code == 2 and out == ""
-    assert err.startswith("error: could not resume") and err.count("\n") == 1
-    assert "save.json.corrupt" in err and (fifteentwo_data_dir / "save.json.corrupt").exists()
-    assert not save.exists()
-    # Without --resume: a warning, and a new game.
-    save.write_text("[]", encoding="utf-8")
+    warning, error = err.splitlines()
+    assert warning.startswith("warning: could not resume") and "save.json.corrupt" in warning
+    assert error.startswith("error: there is no saved game to resume")
+    assert (fifteentwo_data_dir / "save.json.corrupt").exists() and not save.exists()
     code, out, err = run_main(["play", "--short", *FAST], capsys, stdin="q\n")
-    assert code == 0 and err.startswith("warning: could not resume") and err.count("\n") == 1
-    assert out.startswith("New game: short to 61")
-    assert (fifteentwo_data_dir / "save.json.corrupt2").read_text(encoding="utf-8") == "[]"
+    assert code == 0 and err == "" and out.startswith("New game: short to 61")
 
 
-def test_corrupt_history_warns_in_play_and_fails_history(
+def test_an_old_save_is_migrated_and_offered(
     fifteentwo_data_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    db = fifteentwo_data_dir / "history.sqlite3"
-    db.write_bytes(b"not sqlite at all " * 64)
+    import shutil
+
+    shutil.copy(Path(__file__).parent / "data" / "old" / "save.json", fifteentwo_data_dir)
+    code, out, err = run_main(["play", "--short", *FAST], capsys, stdin="y\nq\n")
+    assert code == 0 and err.startswith("note: your saved game from") and err.count("\n") == 1
+    assert out.startswith("You have a saved game: short to 61, You 0, Computer 0, against greedy")
+    assert "Resuming your game" in out
+    assert (fifteentwo_data_dir / "save.json.migrated").exists()
+
+
+def test_a_corrupt_row_is_set_aside_and_reported_once(
+    fifteentwo_data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sqlite3
+
+    run_main(["play", "--seed", "3", "--short", *FAST], capsys, stdin="q\n")
+    conn = sqlite3.connect(fifteentwo_data_dir / "fifteentwo.sqlite3")
+    with conn:
+        conn.execute("UPDATE games_in_progress SET data = 'garbage'")
+    conn.close()
+    code, out, err = run_main(["play", "--short", *FAST], capsys, stdin="q\n")
+    assert code == 0 and out.startswith("New game: short to 61")
+    assert err.count("\n") == 1 and "set aside" in err
+    code, out, err = run_main(["play", "--short", *FAST], capsys, stdin="n\nq\n")
+    assert code == 0 and err == ""  # reported once; the program never fails on it again
+    conn = sqlite3.connect(fifteentwo_data_dir / "fifteentwo.sqlite3")
+    (kept,) = conn.execute("SELECT content FROM set_aside").fetchall()
+    conn.close()
+    assert "garbage" in kept[0]
+
+
+def test_a_data_dir_that_is_a_file_plays_unsaved(
+    fifteentwo_data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = fifteentwo_data_dir / "file"
+    blocker.write_text("x", encoding="utf-8")
+    monkeypatch.setenv("FIFTEENTWO_DATA_DIR", str(blocker))
     code, out, err = run_main(["play", "--short", "--seed", "1", *FAST], capsys, stdin="q\n")
-    assert code == 0 and "New game" in out
-    assert err.startswith("warning: the results history") and "not be recorded" in err
+    assert code == 0 and "New game" in out and out.rstrip().endswith("Game not saved.")
+    assert err.startswith("warning: the data directory") and "unsaved" in err
+    assert err.count("\n") == 1
     code, out, err = run_main(["history"], capsys)
-    assert code == 2 and out == "" and err.count("\n") == 1
-    assert err.startswith(f"error: the results history {db} cannot be read")
-    assert db.read_bytes() == b"not sqlite at all " * 64
+    assert code == 2 and err.startswith("error: ") and "is a file" in err
+
+
+def test_starting_a_new_game_keeps_the_old_ones_and_saved_lists_them(
+    fifteentwo_data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run_main(["play", "--seed", "3", "--short", *FAST], capsys, stdin="#1 #2\nq\n")
+    first = latest_id()
+    code, out, _ = run_main(["play", "--seed", "4", "--long", *FAST], capsys, stdin="n\nq\n")
+    assert f"(id {first})" in out and "It stays saved" in out
+    second = latest_id()
+    assert second != first
+    code, out, _ = run_main(["saved", "--json"], capsys)
+    listed = json.loads(out)
+    assert [g["id"] for g in listed] == [second, first]
+    assert listed[1]["opponent"] == "greedy" and listed[1]["variant"] == "short"
+    assert listed[0]["scores"] == [0, 0] and listed[0]["updated_at"].endswith("+00:00")
+    code, out, _ = run_main(["saved"], capsys)
+    assert code == 0 and first in out and second in out and "standard to 121" in out
+    code, out, _ = run_main(["play", "--resume", first, *FAST], capsys, stdin="q\n")
+    assert out.startswith("Resuming your game: short to 61")
+
+
+def test_saved_with_nothing_saved(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_main(["saved", "--json"], capsys)[1] == "[]\n"
+    assert "No saved games" in run_main(["saved"], capsys)[1]
+
+
+@pytest.mark.parametrize("games", ["0", "-1", "10001", "x", "9" * 30])
+def test_history_games_is_bounded(games: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_main(["history", "--games", games], capsys)
+    assert code == 2 and out == "" and err.startswith("error: ") and err.count("\n") == 1
+    assert "--games must be" in err
 
 
 def test_history_command_tables_and_json(
@@ -201,11 +284,13 @@ def test_history_command_tables_and_json(
     assert totals["wins"] + totals["losses"] == 1
     code, out, _ = run_main(["history"], capsys)
     assert "Your results" in out and "greedy" in out and "short" in out
-    code, out, _ = run_main(["history", "--games", "3"], capsys)
-    assert "Recent games" in out
     code, out, _ = run_main(["history", "--games", "3", "--json"], capsys)
     (game,) = json.loads(out)
     assert "record" not in game and game["variant"] == "short"
+    code, out, _ = run_main(["history", "--games", "3"], capsys)
+    assert "Recent games" in out and re.search(rf"\b{game['id']}\b", out)
+    code, out, _ = run_main(["review", str(game["id"]), "--json", "--no-plays"], capsys)
+    assert code == 0 and json.loads(out)
 
 
 def test_rules_command_prints_plain_text_when_piped(capsys: pytest.CaptureFixture[str]) -> None:
@@ -241,7 +326,7 @@ def test_terminal_runs_the_textual_app_with_the_agreed_interface(
     session = call["make_session"](options.preset_rules("short"))
     assert isinstance(session, Session) and session.rules.muggins and session.seed == 4
     session.run()
-    assert session.save_path is not None and session.save_path.exists()
+    assert session.saving and session.game_id == latest_id()
     assert call["make_session"](options.preset_rules("standard")).seed == 5
 
 

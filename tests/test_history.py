@@ -8,12 +8,7 @@ from pathlib import Path
 import pytest
 
 from fifteentwo.actions import GameOver, HandCounted, Reason, Scored
-from fifteentwo.app.history import (
-    SCHEMA_VERSION,
-    History,
-    HistoryError,
-    data_dir,
-)
+from fifteentwo.app.history import History, HistoryError, data_dir
 from fifteentwo.app.options import PlayOptions, SessionFactory
 from fifteentwo.app.session import Session
 from fifteentwo.players import GreedyPlayer, RandomPlayer
@@ -32,12 +27,12 @@ def finish(session: Session, seed: int = 0, *, random_human: bool = False) -> Se
 
 def played(history: History, variant: str = "short", seed: int = 1, **kwargs: object) -> Session:
     options = PlayOptions(variant=variant, seed=seed, level="greedy", **kwargs)  # type: ignore[arg-type]
-    return finish(SessionFactory(options, history=history)(options.preset_rules()), seed)
+    return finish(SessionFactory(options, store=history.store)(options.preset_rules()), seed)
 
 
 def test_data_dir_honours_the_environment(fifteentwo_data_dir: Path) -> None:
     assert data_dir() == fifteentwo_data_dir
-    assert History().path == fifteentwo_data_dir / "history.sqlite3"
+    assert History().path == fifteentwo_data_dir / "fifteentwo.sqlite3"
 
 
 def test_data_dir_default_is_the_platform_user_data_dir(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -47,11 +42,31 @@ def test_data_dir_default_is_the_platform_user_data_dir(monkeypatch: pytest.Monk
     assert data_dir() == Path(platformdirs.user_data_dir("fifteentwo", appauthor=False))
 
 
-def test_empty_history_creates_nothing(fifteentwo_data_dir: Path) -> None:
+def test_empty_history(fifteentwo_data_dir: Path) -> None:
     history = History()
     assert history.totals() == [] and history.games() == []
     history.check()
-    assert not history.path.exists()
+
+
+def test_a_session_without_a_store_logs_through_the_hook() -> None:
+    history = History()
+    options = PlayOptions(variant="short", seed=4, level="greedy")
+    session = finish(SessionFactory(options, history=history)(options.preset_rules()), 4)
+    (row,) = history.games()
+    assert row["record"] == session.record() and history.game(row["id"])["seed"] == 4
+
+
+def test_takebacks_are_kept_with_the_finished_game() -> None:
+    history = History()
+    options = PlayOptions(variant="short", seed=6, level="greedy")
+    session = SessionFactory(options, store=history.store)(options.preset_rules())
+    session.run()
+    stand_in = GreedyPlayer(0)
+    session.act(stand_in.choose(session.observation(0)))
+    session.undo()
+    finish(session)
+    (row,) = history.games()
+    assert row["takebacks"] == 1 == session.takebacks
 
 
 def test_a_finished_game_is_stored_with_its_numbers() -> None:
@@ -130,57 +145,67 @@ def test_games_without_a_human_are_kept_but_not_totalled() -> None:
 
 
 def test_schema_version_is_recorded() -> None:
+    from fifteentwo.store.sqlite import SCHEMA_VERSION
+
     history = History()
     played(history)
     with sqlite3.connect(history.path) as conn:
         assert conn.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+    conn.close()
 
 
-def test_corrupt_file_is_reported_in_one_line_and_kept(fifteentwo_data_dir: Path) -> None:
-    path = fifteentwo_data_dir / "history.sqlite3"
+def test_a_corrupt_store_is_kept_and_a_new_one_started(
+    fifteentwo_data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = fifteentwo_data_dir / "fifteentwo.sqlite3"
     junk = b"this is not a database, it is a shopping list\n" * 40
     path.write_bytes(junk)
     history = History()
-    for call in (history.check, history.totals, history.games):
-        with pytest.raises(HistoryError) as info:
-            call()
-        message = str(info.value)
-        assert "\n" not in message and str(path) in message and "left as it is" in message
-    session, over = _finished_with_event()
-    with pytest.raises(HistoryError):
-        history.record_game(session, over)
-    assert path.read_bytes() == junk  # never replaced or deleted
+    assert history.games() == []
+    assert (fifteentwo_data_dir / "fifteentwo.sqlite3.corrupt").read_bytes() == junk
+    (notice,) = history.store.take_notices()
+    assert "\n" not in notice and "could not be read" in notice
+    played(history)
+    assert len(history.games()) == 1
 
 
-def _finished_with_event() -> tuple[Session, GameOver]:
-    options = PlayOptions(variant="short", seed=1, level="greedy")
-    session = finish(SessionFactory(options)(options.preset_rules()))
-    (over,) = [e for e in session.game.events if isinstance(e, GameOver)]
-    return session, over
+def test_an_old_history_is_imported(fifteentwo_data_dir: Path) -> None:
+    import shutil
+
+    shutil.copy(Path(__file__).parent / "data" / "old" / "history.sqlite3", fifteentwo_data_dir)
+    history = History()
+    assert [g["seed"] for g in history.games()] == [2**40, 11]
+    (total,) = history.totals()
+    assert total.games == 2 and total.levels == "greedy"
+    assert (fifteentwo_data_dir / "history.sqlite3.migrated").exists()
 
 
-def test_recording_into_a_corrupt_file_warns_and_the_game_goes_on(
-    fifteentwo_data_dir: Path, capsys: pytest.CaptureFixture[str]
+def test_a_data_dir_that_is_a_file_is_one_line(
+    fifteentwo_data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = fifteentwo_data_dir / "history.sqlite3"
-    path.write_bytes(b"\x00garbage" * 100)
-    session = played(History())
-    assert session.is_over
-    err = capsys.readouterr().err
-    assert err.startswith("warning: the results history") and err.count("\n") == 1
-
-
-def test_other_sqlite_files_and_newer_schemas_are_refused(fifteentwo_data_dir: Path) -> None:
-    path = fifteentwo_data_dir / "history.sqlite3"
-    with sqlite3.connect(path) as conn:
-        conn.execute("CREATE TABLE recipes (name TEXT)")
-    conn.close()
-    with pytest.raises(HistoryError, match="not a fifteentwo history"):
+    blocker = fifteentwo_data_dir / "file"
+    blocker.write_text("x", encoding="utf-8")
+    monkeypatch.setenv("FIFTEENTWO_DATA_DIR", str(blocker))
+    with pytest.raises(HistoryError, match="is a file, not a directory") as info:
         History().totals()
-    path.unlink()
-    played(History())
-    with sqlite3.connect(path) as conn:
+    assert "\n" not in str(info.value)
+
+
+def test_newer_schemas_are_refused(fifteentwo_data_dir: Path) -> None:
+    from fifteentwo.store.sqlite import SCHEMA_VERSION
+
+    history = History()
+    played(history)
+    history.store.close()
+    with sqlite3.connect(history.path) as conn:
         conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
     conn.close()
     with pytest.raises(HistoryError, match="newer fifteentwo"):
         History().totals()
+
+
+def test_a_store_named_like_the_old_history_is_left_alone(fifteentwo_data_dir: Path) -> None:
+    named = History(fifteentwo_data_dir / "history.sqlite3")
+    played(named)
+    assert History().games() == [] and len(named.games()) == 1
+    assert not (fifteentwo_data_dir / "history.sqlite3.unreadable").exists()

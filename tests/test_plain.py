@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from fifteentwo.app.options import PlayOptions, SessionFactory, game_logger
+from fifteentwo.app.options import PlayOptions, SessionFactory
 from fifteentwo.app.plain import PlainGame, peg_positions, pegboard, read_cards
+from fifteentwo.app.saves import open_game_store
 from fifteentwo.app.session import Session
 from fifteentwo.cards import parse_cards
 from fifteentwo.errors import CardError
@@ -115,7 +116,7 @@ def test_seeded_game_to_the_end_matches_engine_and_history(fifteentwo_data_dir: 
     assert shown == "-".join(map(str, sorted(row["scores"], reverse=True)))
     assert row["won"] == (row["winner"] == 0) and row["human_seat"] == 0
     assert row["variant"] == "standard" and row["levels"] == "greedy" and row["seed"] == 5
-    assert not played.save_path.exists()  # a finished game leaves no save
+    assert played.store.list_games() == []  # a finished game leaves no game in progress
 
 
 def test_same_seed_same_game(fifteentwo_data_dir: Path, tmp_path: Path) -> None:
@@ -251,7 +252,7 @@ def test_play_refusals_keep_the_same_prompt(fifteentwo_data_dir: Path) -> None:
     text = played.transcript
     assert "You have a card that will come in, so you cannot say go." in text
     assert "No position 9 in a hand of 4." in text
-    assert played.code == 0 and played.save_path.exists()
+    assert played.code == 0 and len(played.store.list_games()) == 1
 
 
 def test_every_prompt_is_one_flushed_line(fifteentwo_data_dir: Path) -> None:
@@ -265,7 +266,7 @@ def test_every_prompt_is_one_flushed_line(fifteentwo_data_dir: Path) -> None:
     out.flushed_at = []
     answerer = Answerer()
     options = PlayOptions(variant="short", seed=3, **GREEDY)
-    factory = SessionFactory(options, save_path=fifteentwo_data_dir / "save.json")
+    factory = SessionFactory(options, store=open_game_store())
     stdin = ScriptedStdin(out, answerer)
     flushed_at_read: list[bool] = []
     original = stdin.readline
@@ -292,13 +293,16 @@ def test_quit_saves_and_resume_finishes_the_same_game(
     quitter = Answerer(stop_after=9)  # ends input mid-game
     first = play_in_process(options, fifteentwo_data_dir, quitter)
     assert first.code == 0
-    assert first.transcript.rstrip().endswith("'cribbage play --resume' continues it.")
-    assert first.save_path.exists() and first.history.games() == []
+    (saved,) = first.store.list_games()
+    assert first.transcript.rstrip().endswith(
+        f"'cribbage play --resume' continues it (id {saved.game_id})."
+    )
+    assert first.history.games() == []
 
-    session = Session.load(first.save_path, on_game_over=game_logger(first.history))
+    session = Session.resume(first.store, saved.game_id)
     second = play_in_process(options, fifteentwo_data_dir, resume=session)
     assert second.code == 0 and "Resuming your game: short to 61" in second.transcript
-    assert not second.save_path.exists()
+    assert second.store.list_games() == []
     (row,) = second.history.games()
     (expected,) = straight.history.games()
     assert row["record"] == expected["record"]  # resumed exactly, RNG state included
@@ -309,14 +313,15 @@ def test_q_at_a_prompt_quits(fifteentwo_data_dir: Path) -> None:
     played = play_in_process(
         PlayOptions(variant="short", seed=1, **GREEDY), fifteentwo_data_dir, answerer
     )
-    assert played.code == 0 and played.save_path.exists()
+    assert played.code == 0 and len(played.store.list_games()) == 1
     assert "Your game is saved" in played.transcript
 
 
 def test_saved_game_is_offered_and_can_be_declined(fifteentwo_data_dir: Path) -> None:
     options = PlayOptions(variant="short", seed=1, **GREEDY)
-    play_in_process(options, fifteentwo_data_dir, Answerer(stop_after=3))
-    saved = Session.load(fifteentwo_data_dir / "save.json")
+    first = play_in_process(options, fifteentwo_data_dir, Answerer(stop_after=3))
+    (old,) = first.store.list_games()
+    saved = Session.resume(first.store, old.game_id)
     answerer = Answerer({"Resume it": "n", "Play a card": None})
     played = play_in_process(
         PlayOptions(variant="standard", seed=2, **GREEDY),
@@ -325,10 +330,14 @@ def test_saved_game_is_offered_and_can_be_declined(fifteentwo_data_dir: Path) ->
         offer=saved,
     )
     assert re.search(
-        r"You have a saved game: short to 61, You \d+, Computer \d+\.", played.transcript
+        r"You have a saved game: short to 61, You \d+, Computer \d+, against greedy, "
+        rf"last played today \d\d:\d\d \(id {old.game_id}\)\.",
+        played.transcript,
     )
     assert "New game: standard to 121" in played.transcript
-    assert Session.load(fifteentwo_data_dir / "save.json").rules.name == "standard"
+    newer, older = played.store.list_games()  # declining keeps the old game
+    assert older.game_id == old.game_id and older.data == old.data
+    assert newer.meta.variant == "standard"
 
 
 def test_ctrl_c_exits_130_with_the_last_step_saved(fifteentwo_data_dir: Path) -> None:
@@ -347,7 +356,8 @@ def test_ctrl_c_exits_130_with_the_last_step_saved(fifteentwo_data_dir: Path) ->
     )
     assert played.code == 130
     assert "Traceback" not in played.transcript
-    resumed = Session.load(played.save_path)
+    (saved,) = played.store.list_games()
+    resumed = Session.resume(played.store, saved.game_id)  # the lease was released
     assert resumed.waiting_for == 0 and not resumed.is_over
 
 
@@ -362,8 +372,9 @@ def test_quiet_mode_says_less(fifteentwo_data_dir: Path, tmp_path: Path) -> None
 
 def test_another_game_after_a_resumed_one_keeps_the_saved_rules(fifteentwo_data_dir: Path) -> None:
     saved_options = PlayOptions(variant="five-card", seed=1, **GREEDY)
-    play_in_process(saved_options, fifteentwo_data_dir, Answerer(stop_after=3))
-    session = Session.load(fifteentwo_data_dir / "save.json")
+    first = play_in_process(saved_options, fifteentwo_data_dir, Answerer(stop_after=3))
+    (saved,) = first.store.list_games()
+    session = Session.resume(first.store, saved.game_id)
     games = iter(["y", "n"])
     answerer = Answerer({"Another game": lambda p, k: next(games)})
     played = play_in_process(

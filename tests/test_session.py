@@ -1,9 +1,11 @@
-"""Sessions: seats, whose turn it is, autosave and exact resume, damaged saves, game-over hook."""
+"""Sessions: seats, whose turn it is, autosave in the store and exact resume, damaged saves,
+the game-over hook, and taking back a move (undo)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,11 +15,20 @@ from fifteentwo.app.session import SaveError, SeatConfig, Session
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.players import GreedyPlayer
 from fifteentwo.rules import find_rules
+from fifteentwo.store import GameBusy, Store, open_store
+
+OLD_SAVE = Path(__file__).parent / "data" / "old" / "save.json"
 
 
-def human_vs_greedy(path: Path | None, seed: int = 7, **kwargs: object) -> Session:
+def human_vs_greedy(store: Store | None, seed: int = 7, **kwargs: object) -> Session:
     seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="greedy")]
-    return Session(find_rules("short"), seats, seed, save_path=path, **kwargs)  # type: ignore[arg-type]
+    return Session(find_rules("short"), seats, seed, store=store, **kwargs)  # type: ignore[arg-type]
+
+
+def file_save(session: Session, path: Path) -> Path:
+    """The session's save data in a file, as earlier versions wrote ``save.json``."""
+    path.write_text(json.dumps(session.to_json()), encoding="utf-8")
+    return path
 
 
 def step(session: Session, player: GreedyPlayer) -> None:
@@ -27,7 +38,7 @@ def step(session: Session, player: GreedyPlayer) -> None:
 
 
 def test_run_stops_for_the_human_and_act_moves_on(tmp_path: Path) -> None:
-    session = human_vs_greedy(tmp_path / "save.json")
+    session = human_vs_greedy(open_store(tmp_path / "s.sqlite3"))
     assert session.waiting_for is None  # nothing dealt yet: chance is next
     session.run()
     assert session.waiting_for == 0 and session.viewer == 0
@@ -53,22 +64,57 @@ def test_seat_count_must_fit_the_rules() -> None:
 
 
 def test_autosave_resumes_exactly(tmp_path: Path) -> None:
-    path = tmp_path / "save.json"
+    store = open_store(tmp_path / "s.sqlite3")
     straight = human_vs_greedy(None)
     straight.run()
-    saved = human_vs_greedy(path)
+    saved = human_vs_greedy(store)
     saved.run()
     a, b = GreedyPlayer(3), GreedyPlayer(3)
     for _ in range(6):
         step(straight, a)
         step(saved, b)
-    assert path.exists()
-    resumed = Session.load(path)
+    assert saved.game_id is not None
+    (listed,) = store.list_games()
+    assert listed.game_id == saved.game_id and listed.meta.scores == tuple(saved.game.scores)
+    with pytest.raises(GameBusy):  # the first session still holds it
+        Session.resume(store, saved.game_id)
+    saved.release()
+    resumed = Session.resume(store, saved.game_id)
     while not straight.is_over:
         step(straight, a)
         step(resumed, b)
     assert resumed.is_over and resumed.record() == straight.record()
-    assert not path.exists()  # a finished game removes its save
+    assert store.list_games() == []  # the finished game moved to the history
+    (row,) = store.finished_games()
+    assert row["record"] == straight.record() and row["game_id"] == saved.game_id
+
+
+def test_a_big_seed_plays_to_the_end_and_is_stored(tmp_path: Path) -> None:
+    """A seed >= 2**63 used to crash the last move; now it is stored exactly."""
+    store = open_store(tmp_path / "s.sqlite3")
+    seed = 2**64 + 12345
+    options = PlayOptions(variant="short", seed=seed, players=("greedy", "greedy"))
+    session = SessionFactory(options, store=store)(options.preset_rules())
+    session.run()
+    assert session.is_over
+    (row,) = store.finished_games()
+    assert row["seed"] == seed and row["record"]["seed"] == seed
+
+
+def test_an_unresumable_game_is_set_aside(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "s.sqlite3")
+    session = human_vs_greedy(store)
+    session.run()
+    step(session, GreedyPlayer(0))
+    session.release()
+    assert session.game_id is not None
+    data = session.to_json()
+    data["record"]["deals"][0]["hands"][0][0] = "XX"
+    store.save_game(session.game_id, data, session.meta(), owner="tamperer")
+    store.release(session.game_id, owner="tamperer")
+    with pytest.raises(SaveError, match="set aside") as info:
+        Session.resume(store, session.game_id)
+    assert "\n" not in str(info.value) and store.list_games() == []
 
 
 def test_damaged_save_is_moved_aside_and_reported(tmp_path: Path) -> None:
@@ -86,10 +132,10 @@ def test_damaged_save_is_moved_aside_and_reported(tmp_path: Path) -> None:
 
 
 def test_tampered_save_record_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "save.json"
-    session = human_vs_greedy(path)
+    session = human_vs_greedy(None)
     session.run()
     step(session, GreedyPlayer(0))
+    path = file_save(session, tmp_path / "save.json")
     data = json.loads(path.read_text(encoding="utf-8"))
     data["record"]["deals"][0]["hands"][0][0] = "XX"
     path.write_text(json.dumps(data), encoding="utf-8")
@@ -193,12 +239,145 @@ def test_a_save_at_every_decision_resumes_exactly(variant: str) -> None:
 
 
 def test_a_save_from_before_decisions_were_kept_still_loads(tmp_path: Path) -> None:
-    path = tmp_path / "save.json"
-    session = human_vs_greedy(path)
+    session = human_vs_greedy(None)
     session.run()
     step(session, GreedyPlayer(0))  # lay away; the play is next
     step(session, GreedyPlayer(0))
+    path = file_save(session, tmp_path / "save.json")
     data = json.loads(path.read_text(encoding="utf-8"))
     del data["decisions"]
     path.write_text(json.dumps(data), encoding="utf-8")
     assert Session.load(path).record() == session.record()
+
+
+def test_the_save_json_of_the_previous_version_still_loads() -> None:
+    """tests/data/old/save.json was written by the code before the store."""
+    session = Session.from_json(json.loads(OLD_SAVE.read_text(encoding="utf-8")))
+    assert session.waiting_for == 0 and session.takebacks == 0 and not session.can_undo
+    step(session, GreedyPlayer(0))
+    assert session.can_undo
+
+
+# --- taking back a move -------------------------------------------------------------------------
+
+
+def human_vs_random(store: Store | None, seed: int, variant: str = "short") -> Session:
+    """The random level draws from its RNG at every decision: undo must restore it."""
+    seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="random")]
+    return Session(find_rules(variant), seats, seed, store=store)
+
+
+def test_undo_restores_the_position_and_every_rng_exactly() -> None:
+    session = human_vs_random(None, seed=21)
+    session.run()
+    me = GreedyPlayer(2)
+    for _ in range(5):
+        step(session, me)
+    before = json.loads(json.dumps(session.to_json()))
+    obs = session.observation()
+    rngs = (session.game.rng.getstate(), session.players[1].rng.getstate())
+    step(session, me)
+    session.undo()
+    assert session.takebacks == 1
+    assert session.observation() == obs and session.record() == Session.from_json(before).record()
+    assert (session.game.rng.getstate(), session.players[1].rng.getstate()) == rngs
+    # Playing on from here is the same game as never having moved.
+    straight = Session.from_json(before)
+    while not straight.is_over:
+        a, b = GreedyPlayer(9), GreedyPlayer(9)
+        step(straight, a)
+        step(session, b)
+    assert session.record() == straight.record()
+
+
+def test_undo_several_times_and_after_a_resume(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "s.sqlite3")
+    session = human_vs_greedy(store, seed=5)
+    session.run()
+    me = GreedyPlayer(1)
+    observations = []
+    for _ in range(4):
+        observations.append(session.observation())
+        step(session, me)
+    session.undo()
+    assert session.observation() == observations[-1]
+    session.release()
+    assert session.game_id is not None
+    resumed = Session.resume(store, session.game_id)
+    assert resumed.takebacks == 1 and store.load_game(session.game_id).meta.takebacks == 1
+    resumed.undo()
+    resumed.undo()
+    assert resumed.observation() == observations[1] and resumed.takebacks == 3
+    resumed.undo()
+    assert resumed.observation() == observations[0]
+    assert not resumed.can_undo
+    with pytest.raises(FifteenTwoError, match="no move of yours to take back"):
+        resumed.undo()
+
+
+def test_undo_is_refused_with_muggins_when_counting_by_hand() -> None:
+    options = PlayOptions(variant="short", seed=3, level="greedy", auto_count=False, muggins=True)
+    session = SessionFactory(options)(options.preset_rules())
+    session.run()
+    step(session, GreedyPlayer(0))
+    assert not session.can_undo
+    with pytest.raises(FifteenTwoError, match="count your own hands with muggins"):
+        session.undo()
+    assert session.takebacks == 0
+
+
+def test_undo_never_reaches_into_a_finished_game_of_a_match() -> None:
+    options = PlayOptions(variant="short", seed=8, level="greedy", match_games=3)
+    session = SessionFactory(options)(options.preset_rules())
+    session.run()
+    me = GreedyPlayer(4)
+    while session.game.game_number == 1:
+        step(session, me)
+    assert not session.can_undo
+    with pytest.raises(FifteenTwoError, match="finished and stored"):
+        session.undo()
+    step(session, me)
+    if session.game.game_number == 2 and not session.is_over:
+        assert session.can_undo
+
+
+def test_take_backs_are_bounded_and_saves_stay_small() -> None:
+    from fifteentwo.app.session import UNDO_MARKS
+
+    session = human_vs_random(None, seed=4, variant="standard")
+    session.run()
+    me = GreedyPlayer(1)
+    moves = 0
+    while not session.is_over and moves < UNDO_MARKS + 10:
+        step(session, me)
+        moves += 1
+    size = len(json.dumps(session.to_json()))
+    assert size < 60_000 + 4_000 * UNDO_MARKS
+    undone = 0
+    while session.can_undo:
+        session.undo()
+        undone += 1
+    assert not session.is_over and undone == UNDO_MARKS
+    resumed = Session.from_json(json.loads(json.dumps(session.to_json())))
+    assert resumed.takebacks == undone and resumed.record() == session.record()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda d: d["undo"]["states"].append({"1": "not base64!"}),
+        lambda d: d["undo"]["marks"].append([1, 99, 1]),
+        lambda d: d.update(takebacks=True),
+        lambda d: d.update(takebacks=-1),
+        lambda d: d.update(seed="7"),
+        lambda d: d["undo"].update(marks=[[1, 2]]),
+    ],
+)
+def test_damaged_undo_data_is_a_save_error(damage: Any) -> None:
+    session = human_vs_random(None, seed=2)
+    session.run()
+    step(session, GreedyPlayer(0))
+    data = json.loads(json.dumps(session.to_json()))
+    damage(data)
+    with pytest.raises(SaveError):
+        Session.from_json(data)

@@ -33,6 +33,7 @@ from fifteentwo.app.rules_text import rules_markdown
 from fifteentwo.app.session import SeatConfig, Session
 from fifteentwo.cards import parse_cards
 from fifteentwo.rules import Rules
+from fifteentwo.store import Store, open_store
 from fifteentwo.tui import SAVED_MESSAGE, CribbageApp, make_app
 from fifteentwo.tui.model import Mode, TableModel
 from fifteentwo.tui.render import LARGE, SMALL, CardSpec, draw_cards
@@ -51,14 +52,14 @@ class Factory:
         *,
         auto_count: bool = True,
         random_cut: bool = True,
-        save_path: Path | None = None,
+        store: Store | None = None,
         muggins: bool = False,
         target: int | None = None,
     ) -> None:
         self.seed = seed
         self.auto_count = auto_count
         self.random_cut = random_cut
-        self.save_path = save_path
+        self.store = store
         self.muggins = muggins
         self.target = target
         self.sessions: list[Session] = []
@@ -74,7 +75,7 @@ class Factory:
             seed=self.seed + len(self.sessions),
             auto_count=self.auto_count,
             random_cut=self.random_cut,
-            save_path=self.save_path,
+            store=self.store,
         )
         self.sessions.append(session)
         return session
@@ -258,8 +259,8 @@ async def test_no_more_games_exits() -> None:
 
 
 async def test_quit_saves_and_resume_continues(tmp_path: Path) -> None:
-    path = tmp_path / "save.json"
-    factory = Factory(save_path=path)
+    store = open_store(tmp_path / "s.sqlite3")
+    factory = Factory(store=store)
     app = make_app(factory, options())
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -271,9 +272,8 @@ async def test_quit_saves_and_resume_continues(tmp_path: Path) -> None:
         await press(pilot, "q")
     assert app.return_code == 0
     assert app.exit_message == SAVED_MESSAGE
-    assert path.exists()
-
-    resumed = Session.load(path)
+    (saved,) = store.list_games()
+    resumed = Session.resume(store, saved.game_id)
     assert len(resumed.game.log) == saved_at
     again = make_app(Factory(), options(), resume=resumed)
     async with again.run_test(size=SIZE) as pilot:

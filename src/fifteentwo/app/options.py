@@ -16,7 +16,6 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from fifteentwo.actions import GameOver
@@ -26,13 +25,13 @@ from fifteentwo.rules import Rules, find_rules
 
 if TYPE_CHECKING:
     from fifteentwo.app.history import History
+    from fifteentwo.store import Store
 
 __all__ = [
     "HUMAN",
     "PlayOptions",
     "SessionFactory",
     "default_level",
-    "default_save_path",
     "known_levels",
     "new_session",
     "parse_players",
@@ -241,13 +240,16 @@ def new_session(
     options: PlayOptions,
     rules: Rules,
     *,
-    save_path: Path | None = None,
+    store: Store | None = None,
     history: History | None = None,
+    on_notice: Callable[[str], None] | None = None,
 ) -> Session:
-    """A new session under ``rules`` (adjusted by the options), saved and logged as asked.
+    """A new session under ``rules`` (adjusted by the options), kept in ``store`` as asked.
 
-    A missing seed is drawn from the system's random source, so each game differs; the seed
-    used is in the session, its save and its record.
+    With a store, every step is saved and finished games go to the store's history in the
+    same transaction; ``history`` (without a store) only logs finished games. A missing seed is
+    drawn from the system's random source, so each game differs; the seed used is in the
+    session, its save and its record.
     """
     rules = options.adjust(rules)
     seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**32)
@@ -257,15 +259,16 @@ def new_session(
         seed,
         auto_count=options.auto_count,
         random_cut=options.random_cut,
-        save_path=save_path,
-        on_game_over=None if history is None else game_logger(history),
+        store=store,
+        on_notice=on_notice,
+        on_game_over=None if history is None or store is not None else game_logger(history),
     )
 
 
 def game_logger(history: History) -> Callable[[Session, GameOver], None]:
     """An ``on_game_over`` hook that stores each finished game; a failure only warns.
 
-    A broken history must never cost the player the game in progress.
+    For sessions without a store; a broken history must never cost the player the game.
     """
 
     def log(session: Session, event: GameOver) -> None:
@@ -280,19 +283,22 @@ def game_logger(history: History) -> Callable[[Session, GameOver], None]:
 class SessionFactory:
     """``make_session`` for the front-ends: each call starts the next game of this sitting.
 
-    With a fixed seed the games go seed, seed+1, ...; so a sitting replays exactly.
+    With a fixed seed the games go seed, seed+1, ...; so a sitting replays exactly. Every game
+    is a new row in the store: starting one never throws an older saved game away.
     """
 
     def __init__(
         self,
         options: PlayOptions,
         *,
-        save_path: Path | None = None,
+        store: Store | None = None,
         history: History | None = None,
+        on_notice: Callable[[str], None] | None = None,
     ) -> None:
         self.options = options
-        self.save_path = save_path
+        self.store = store
         self.history = history
+        self.on_notice = on_notice
         self.games_started = 0
 
     def __call__(self, rules: Rules) -> Session:
@@ -300,11 +306,6 @@ class SessionFactory:
         if options.seed is not None:
             options = replace(options, seed=options.seed + self.games_started)
         self.games_started += 1
-        return new_session(options, rules, save_path=self.save_path, history=self.history)
-
-
-def default_save_path() -> Path:
-    """The one save slot: ``save.json`` in the data directory."""
-    from fifteentwo.app.history import SAVE_FILE, data_dir
-
-    return data_dir() / SAVE_FILE
+        return new_session(
+            options, rules, store=self.store, history=self.history, on_notice=self.on_notice
+        )

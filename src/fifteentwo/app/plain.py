@@ -37,6 +37,7 @@ from fifteentwo.app.coach import Coach
 from fifteentwo.app.describe import Describer, cards_text
 from fifteentwo.app.options import PlayOptions
 from fifteentwo.app.rules_text import rules_plain
+from fifteentwo.app.saves import when_text
 from fifteentwo.app.session import Session
 from fifteentwo.cards import Card, card_in_hand, parse_rank
 from fifteentwo.errors import CardError, IllegalActionError
@@ -46,6 +47,7 @@ from fifteentwo.rules import Rules
 __all__ = ["PlainGame", "peg_positions", "pegboard", "read_cards", "run_plain"]
 
 RESUME_HINT = "Your game is saved; 'cribbage play --resume' continues it."
+"""Said on quitting a saved game (followed by the game's id for ``--resume ID``)."""
 HOLES_PER_ROW = 60
 _YES = frozenset({"y", "yes"})
 _NO = frozenset({"n", "no"})
@@ -266,9 +268,13 @@ class PlainGame:
         """
         try:
             if offer is not None and resume is None:
-                self.say(f"You have a saved game: {self._status(offer)}.")
+                self.say(f"You have a saved game: {self._offer_text(offer)}.")
                 if self.ask_yes_no("Resume it (y/n)? "):
                     resume = offer
+                else:
+                    offer.release()  # kept in the store for later
+                    if offer.game_id is not None:
+                        self.say(f"It stays saved ('cribbage play --resume {offer.game_id}').")
             if resume is None and self.options.instructions is None:
                 if self.ask_yes_no("Do you need instructions (y/n)? "):
                     self.say(rules_plain())
@@ -284,12 +290,19 @@ class PlainGame:
                     return 0
                 session = self.new_session(self._next_rules(session, resumed=session is resume))
         except _Quit:
-            if self.session is not None and not self.session.is_over:
-                self.session.save()
-                self.say(RESUME_HINT if self.session.save_path else "Game abandoned.")
+            quitting = self.session
+            if quitting is not None and not quitting.is_over:
+                quitting.save()
+                if quitting.saving and quitting.game_id is not None:
+                    self.say(f"{RESUME_HINT[:-1]} (id {quitting.game_id}).")
+                else:
+                    self.say("Game not saved.")
+                quitting.release()
             return 0
         except KeyboardInterrupt:
             # The session saved itself after its last step; nothing half-done is written.
+            if self.session is not None:
+                self.session.release()
             self.out.write("\n")
             self.out.flush()
             return 130
@@ -338,6 +351,13 @@ class PlainGame:
         more = f" ({', '.join(extras)})" if extras else ""
         title = f"New game: {rules.name} to {rules.target}{match}{more}."
         return f"{title} {seats}. Seed {session.seed}."
+
+    def _offer_text(self, session: Session) -> str:
+        """The game offered for resuming: variant, opponent, score, when, id."""
+        opponent = session.meta().opponent
+        when = "" if session.saved_at is None else f", last played {when_text(session.saved_at)}"
+        ident = "" if session.game_id is None else f" (id {session.game_id})"
+        return f"{self._status(session)}, against {opponent}{when}{ident}"
 
     def _status(self, session: Session) -> str:
         obs = session.observation()

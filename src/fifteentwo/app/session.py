@@ -1,20 +1,24 @@
-"""A playing session: a `Game` with human and computer seats, autosave, and a results history.
+"""A playing session: a `Game` with human and computer seats, saved in the game store.
 
 Both front-ends (plain mode and the Textual app) drive the same `Session`: they show its events,
 ask the human for the pending decision, and call `act`. Computer seats and chance steps run by
-themselves in between. After every step the session is saved atomically (when a save path is
-set), so quitting or a closed terminal loses nothing; `Session.load` resumes it exactly, RNG
-state included.
+themselves in between. After every step the session is saved in its `Store` (when it has one),
+so quitting or a closed terminal loses nothing; `Session.resume` continues it exactly, RNG state
+included. A finished game moves to the store's finished games in the same transaction that
+removes it from the games in progress. `undo` takes back the human's last decision.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
-import os
 import random
-import tempfile
+import struct
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -38,8 +42,22 @@ from fifteentwo.game import Game, Observation
 from fifteentwo.players import Player, load_player
 from fifteentwo.records import game_record, replay
 from fifteentwo.rules import Rules
+from fifteentwo.store import (
+    FinishedGame,
+    GameBusy,
+    GameMeta,
+    Store,
+    StoreError,
+    StoreUnavailable,
+    new_owner,
+)
+from fifteentwo.store.summary import finished_from_record
 
 __all__ = ["SAVE_FORMAT", "SaveError", "SeatConfig", "Session"]
+
+UNDO_MARKS = 30
+"""How many of the human's decisions a session can take back, at most. Each keeps the computer
+players' RNG states (about 3 kB each, shared while they do not change), so saves stay small."""
 
 SAVE_FORMAT = "fifteentwo-save/1"
 
@@ -68,21 +86,35 @@ class Session:
     """Count human hands automatically; when False humans claim their totals (muggins applies)."""
     random_cut: bool = True
     """Cut for humans at random; when False humans choose how deep to cut."""
-    save_path: Path | None = None
+    store: Store | None = None
+    """Where the game is kept after every step (None: not saved)."""
+    game_id: str | None = None
+    """The game's id in the store (given on the first save)."""
+    owner: str = field(default_factory=new_owner)
+    """This session's owner token: the store refuses the game to other sessions meanwhile."""
     on_game_over: Callable[[Session, GameOver], None] | None = None
+    on_notice: Callable[[str], None] | None = None
+    """Where one-line store messages go (a journal written, storage lost); default stderr."""
+    kind: str = "terminal"
+    """Which front-end plays it (kept with the game: ``terminal``, ``web``)."""
+    owner_hint: str = ""
+    """Free text kept with the game and its results (a web user id)."""
+    takebacks: int = 0
+    """How many decisions the human took back (`undo`); kept with the finished game."""
+    saved_at: datetime | None = None
+    """When a resumed game was last saved before this session took it up."""
     game: Game = field(init=False)
     players: dict[int, Player] = field(init=False)
+    _finished: list[FinishedGame] = field(init=False, default_factory=list)
+    _undo_marks: list[tuple[int, int, int]] = field(init=False, default_factory=list)
+    """(seat decisions before it, index into `_undo_states`, game number) per human decision."""
+    _undo_states: list[dict[str, str]] = field(init=False, default_factory=list)
+    """Computer players' RNG states (`_pack_rng`) by seat, shared by consecutive marks."""
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.rules.players:
             raise FifteenTwoError(f"{len(self.seats)} seats for a {self.rules.players}-player game")
-        humans = [i for i, s in enumerate(self.seats) if s.human]
-        self.game = Game(
-            self.rules,
-            seed=self.seed,
-            manual_count=() if self.auto_count else humans,
-            cut_seats=() if self.random_cut else humans,
-        )
+        self.game = self._new_game()
         self.players = {
             i: load_player(s.level, self.seed * 31 + i)
             for i, s in enumerate(self.seats)
@@ -146,16 +178,103 @@ class Session:
         """Apply the waiting human's action, then run on; return what the viewer may see."""
         if self.waiting_for is None:
             raise FifteenTwoError("no one at this table is waiting to decide")
+        mark = self._undo_mark()
         events = self.game.events_for(self.viewer, self._apply(action))
+        self._undo_marks.append(mark)
+        self._trim_undo()
         return events + self.run()
 
     def _apply(self, action: Any) -> list[Event]:
         events = self.game.apply(action)
-        if self.on_game_over is not None:
-            for event in events:
-                if isinstance(event, GameOver):
+        for event in events:
+            if isinstance(event, GameOver):
+                self._finished.append(self._finished_game())
+                if self.on_game_over is not None:
                     self.on_game_over(self, event)
         return events
+
+    def _finished_game(self) -> FinishedGame:
+        """The game that just ended, as the store keeps it."""
+        return finished_from_record(
+            self.record(),
+            [asdict(s) for s in self.seats],
+            self.seed,
+            takebacks=self.takebacks,
+            kind=self.kind,
+            owner_hint=self.owner_hint,
+        )
+
+    # --- taking back ----------------------------------------------------------------------------
+
+    def _undo_mark(self) -> tuple[int, int, int]:
+        """Where the game stands before a human decision: enough to come back here exactly."""
+        states = {str(seat): _pack_rng(p.rng) for seat, p in self.players.items()}
+        if not self._undo_states or self._undo_states[-1] != states:
+            self._undo_states.append(states)
+        decisions = sum(1 for actor, _ in self.game.log if actor != CHANCE)
+        return decisions, len(self._undo_states) - 1, self.game.game_number
+
+    def cannot_undo(self) -> str | None:
+        """Why `undo` is not possible now (one sentence), or None when it is."""
+        if self.rules.muggins and not self.auto_count and self.human_seats:
+            return "you cannot take back a move when you count your own hands with muggins"
+        if self.game.is_over:
+            return "the game is over"
+        if not self._undo_marks:
+            return "there is no move of yours to take back"
+        if self._undo_marks[-1][2] != self.game.game_number:
+            return "the last game of the match is finished and stored; its moves stay"
+        return None
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether `undo` would take back a decision now."""
+        return self.cannot_undo() is None
+
+    def undo(self) -> None:
+        """Take back the human's last decision and the computer moves after it.
+
+        The game is played again from its seed with every decision before that one, so the
+        deck and every RNG come back exactly as they were; the session counts a take-back (kept
+        with the game and its result). Raises `FifteenTwoError` when not allowed (see
+        `cannot_undo`): never with muggins when humans count their own hands.
+        """
+        why = self.cannot_undo()
+        if why is not None:
+            raise FifteenTwoError(f"cannot take back: {why}")
+        decisions_before, state_at, _ = self._undo_marks[-1]
+        decisions = [a for actor, a in self.game.log if actor != CHANCE][:decisions_before]
+        game = self._new_game()
+        for action in decisions:
+            game.advance()
+            game.apply(action)
+        game.advance()
+        if game.to_move is None or game.to_move == CHANCE or not self.seats[game.to_move].human:
+            raise FifteenTwoError("cannot take back: the replay did not reach your decision")
+        self._undo_marks.pop()
+        self.game = game
+        for seat, state in self._undo_states[state_at].items():
+            self.players[int(seat)].rng.setstate(_unpack_rng(state))
+        del self._undo_states[state_at + 1 :]
+        self.takebacks += 1
+        self.save()
+
+    def _trim_undo(self) -> None:
+        """Keep the last `UNDO_MARKS` marks and only the RNG states they use."""
+        marks = self._undo_marks[-UNDO_MARKS:]
+        used = sorted({m[1] for m in marks})
+        where = {old: new for new, old in enumerate(used)}
+        self._undo_states = [self._undo_states[i] for i in used]
+        self._undo_marks = [(d, where[i], g) for d, i, g in marks]
+
+    def _new_game(self) -> Game:
+        humans = self.human_seats
+        return Game(
+            self.rules,
+            seed=self.seed,
+            manual_count=() if self.auto_count else humans,
+            cut_seats=() if self.random_cut else humans,
+        )
 
     @property
     def phase(self) -> Phase:
@@ -180,32 +299,94 @@ class Session:
             "decisions": [_decision_json(a) for actor, a in self.game.log if actor != CHANCE],
             "rng": _rng_state(self.game.rng),
             "players": {str(i): _rng_state(p.rng) for i, p in self.players.items()},
+            "takebacks": self.takebacks,
+            "undo": {"marks": [list(m) for m in self._undo_marks], "states": self._undo_states},
         }
 
+    def meta(self) -> GameMeta:
+        """What a list of saved games shows for this one."""
+        return GameMeta(
+            variant=self.rules.name,
+            target=self.rules.target,
+            players=tuple(self.names()),
+            levels=tuple("human" if s.human else s.level for s in self.seats),
+            scores=tuple(self.game.scores),
+            kind=self.kind,
+            owner_hint=self.owner_hint,
+            takebacks=self.takebacks,
+        )
+
+    @property
+    def saving(self) -> bool:
+        """Whether this session is kept in a store (False: it goes on unsaved)."""
+        return self.store is not None
+
     def save(self) -> None:
-        """Write the save file atomically (if this session has one); remove it once over."""
-        if self.save_path is None:
+        """Store the game's latest state; a game that ended moves to the finished games in the
+        same transaction. Storage that fails leaves a one-line notice and the game goes on
+        unsaved; another session holding the game raises `SaveError`."""
+        store = self.store
+        finished, self._finished = self._finished, []
+        if store is None:
             return
-        if self.game.is_over:
-            self.save_path.unlink(missing_ok=True)
-            return
-        _atomic_write(self.save_path, json.dumps(self.to_json()))
+        data = None if self.game.is_over else self.to_json()
+        meta = None if data is None else self.meta()
+        try:
+            if data is not None and meta is not None and self.game_id is None:
+                self.game_id = store.create_game(data, meta, owner=self.owner)
+                if not finished:
+                    self._flush_notices()
+                    return
+            if finished:
+                store.finish_game(self.game_id, finished, data, meta, owner=self.owner)
+            elif data is not None and meta is not None and self.game_id is not None:
+                store.save_game(self.game_id, data, meta, owner=self.owner)
+        except GameBusy as exc:
+            raise SaveError(str(exc)) from None
+        except StoreUnavailable as exc:
+            self.store = None
+            self._notice(f"warning: {exc}")
+        except StoreError as exc:
+            self.store = None
+            self._notice(f"warning: {exc}; the game goes on unsaved")
+        self._flush_notices()
+
+    def release(self) -> None:
+        """Give up this session's hold on its game (it stays saved for a later resume)."""
+        if self.store is not None and self.game_id is not None:
+            self.store.release(self.game_id, owner=self.owner)
+        self._flush_notices()
+
+    def _flush_notices(self) -> None:
+        if self.store is not None:
+            for line in self.store.take_notices():
+                self._notice(line)
+
+    def _notice(self, line: str) -> None:
+        if self.on_notice is not None:
+            self.on_notice(line)
+        else:
+            print(line, file=sys.stderr)
 
     @classmethod
     def from_json(cls, data: dict[str, Any], **kwargs: Any) -> Session:
         """Resume a session from `to_json` data; raises `SaveError` when it does not fit."""
         try:
-            if data.get("format") != SAVE_FORMAT:
-                raise SaveError(f"not a fifteentwo save (format {data.get('format')!r})")
+            if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+                found = data.get("format") if isinstance(data, dict) else type(data).__name__
+                raise SaveError(f"not a fifteentwo save (format {found!r})")
             seats = [SeatConfig(**s) for s in data["seats"]]
             if "decisions" in data:
                 game = _rerun(data["record"], data["decisions"], [s.name for s in seats])
             else:  # a save from before decisions were kept
                 game = replay(data["record"])
+            seed = data["seed"]
+            if isinstance(seed, bool) or not isinstance(seed, int):
+                raise SaveError(f"the save's seed is not an integer: {seed!r}"[:100])
             session = cls(
                 game.rules,
                 seats,
-                int(data["seed"]),
+                seed,
                 auto_count=bool(data["auto_count"]),
                 random_cut=bool(data["random_cut"]),
                 **kwargs,
@@ -214,21 +395,66 @@ class Session:
             game.rng.setstate(_rng_from_json(data["rng"]))
             for seat, state in data["players"].items():
                 session.players[int(seat)].rng.setstate(_rng_from_json(state))
+            takebacks = data.get("takebacks", 0)
+            if isinstance(takebacks, bool) or not isinstance(takebacks, int) or takebacks < 0:
+                raise SaveError(f"the save's take-backs are not a count: {takebacks!r}"[:100])
+            session.takebacks = takebacks
+            undo = data.get("undo") or {"marks": [], "states": []}
+            session._undo_states = [
+                {str(k): str(v) for k, v in states.items()} for states in undo["states"]
+            ]
+            for states in session._undo_states:
+                for packed in states.values():
+                    _unpack_rng(packed)  # a damaged state fails now, not at the take-back
+            session._undo_marks = [(int(a), int(b), int(c)) for a, b, c in undo["marks"]]
+            if any(not 0 <= b < len(session._undo_states) for _, b, _ in session._undo_marks):
+                raise SaveError("the save's take-back marks do not fit")
         except SaveError:
             raise
-        except (FifteenTwoError, KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise SaveError(f"the save cannot be resumed: {exc}") from None
+        except (
+            FifteenTwoError,
+            KeyError,
+            TypeError,
+            ValueError,
+            AttributeError,
+            IndexError,
+            OverflowError,
+            RecursionError,
+            struct.error,
+            binascii.Error,
+        ) as exc:
+            raise SaveError(f"the save cannot be resumed: {exc!s:.200}") from None
+        return session
+
+    @classmethod
+    def resume(cls, store: Store, game_id: str, **kwargs: Any) -> Session:
+        """Continue game ``game_id`` from ``store``, taking ownership of it.
+
+        `GameBusy` if another live session plays it; a game that cannot be resumed is set aside
+        (kept) and `SaveError` says so in one line."""
+        owner = kwargs.pop("owner", None) or new_owner()
+        store.claim(game_id, owner=owner)
+        saved = store.load_game(game_id)
+        try:
+            session = cls.from_json(saved.data, store=store, game_id=game_id, owner=owner, **kwargs)
+        except SaveError as exc:
+            where = store.set_aside(game_id, str(exc))
+            raise SaveError(f"could not resume game {game_id} ({exc}); {where}") from None
+        session.kind = saved.meta.kind
+        session.owner_hint = saved.meta.owner_hint
+        session.saved_at = saved.updated_at
         return session
 
     @classmethod
     def load(cls, path: Path, **kwargs: Any) -> Session:
-        """Resume from a save file. A corrupt file is moved aside (never deleted) and reported."""
+        """Read a save file of earlier versions (``save.json``); a corrupt one is moved aside
+        (never deleted) and reported."""
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             if not isinstance(data, dict):
                 raise SaveError("the save is not a JSON object")
-            return cls.from_json(data, save_path=path, **kwargs)
-        except (OSError, ValueError, SaveError) as exc:
+            return cls.from_json(data, **kwargs)
+        except (OSError, ValueError, SaveError, RecursionError) as exc:
             kept = _set_aside(path)
             raise SaveError(
                 f"could not resume {path} ({exc}); the file was kept as {kept}"
@@ -292,6 +518,25 @@ def _rerun(record: dict[str, Any], decisions: list[Any], names: list[str]) -> Ga
     return game
 
 
+def _pack_rng(rng: random.Random) -> str:
+    """An RNG's state as short text (the Mersenne Twister words in base64)."""
+    version, internal, gauss = rng.getstate()
+    if version != 3 or gauss is not None or len(internal) != 625:
+        return json.dumps([version, list(internal), gauss])
+    return base64.b64encode(struct.pack("<625I", *internal)).decode("ascii")
+
+
+def _unpack_rng(text: str) -> tuple[Any, ...]:
+    """The inverse of `_pack_rng` (a state fit for `random.Random.setstate`)."""
+    if text.startswith("["):
+        state: tuple[Any, ...] = _rng_from_json(json.loads(text))
+    else:
+        words = struct.unpack("<625I", base64.b64decode(text.encode("ascii"), validate=True))
+        state = (3, tuple(words), None)
+    random.Random().setstate(state)  # raises on a state that is not one
+    return state
+
+
 def _rng_state(rng: random.Random) -> list[Any]:
     version, internal, gauss = rng.getstate()
     return [version, list(internal), gauss]
@@ -300,20 +545,6 @@ def _rng_state(rng: random.Random) -> list[Any]:
 def _rng_from_json(state: list[Any]) -> tuple[Any, ...]:
     version, internal, gauss = state
     return (int(version), tuple(int(x) for x in internal), gauss)
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _set_aside(path: Path) -> Path:

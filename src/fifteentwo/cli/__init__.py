@@ -16,7 +16,19 @@ from typing import NoReturn
 from fifteentwo import __version__
 from fifteentwo.errors import FifteenTwoError
 
-COMMANDS = ("play", "score", "stats", "discard", "equity", "review", "rules", "history", "arena")
+COMMANDS = (
+    "play",
+    "score",
+    "stats",
+    "discard",
+    "equity",
+    "review",
+    "rules",
+    "history",
+    "saved",
+    "arena",
+    "serve",
+)
 """Subcommand modules under `fifteentwo.cli`, in the order ``--help`` lists them."""
 
 DEFAULT_COMMAND = "play"

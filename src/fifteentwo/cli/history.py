@@ -1,16 +1,26 @@
-"""``cribbage history``: your results against each computer level, from the history file."""
+"""``cribbage history``: your results against each computer level, from the game store.
+
+``--games N`` lists the last N finished games with the ids ``cribbage review ID`` accepts.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+from datetime import datetime
 from typing import Any
 
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from fifteentwo.app.history import History, Totals
+from fifteentwo.errors import FifteenTwoError
+
+MAX_GAMES = 10_000
+"""The most games ``--games`` lists at once."""
 
 
 def register(subparsers: Any) -> None:
@@ -25,16 +35,38 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print a JSON list instead")
     parser.add_argument(
-        "--games", type=int, metavar="N", help="list the last N games instead of totals"
+        "--games",
+        type=_games,
+        metavar="N",
+        help=f"list the last N games (1 to {MAX_GAMES}) with their ids, instead of totals",
     )
     parser.set_defaults(func=run)
+
+
+def _games(text: str) -> int:
+    """A count of games from 1 to `MAX_GAMES`."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--games must be a whole number, not {text[:40]!r}"
+        ) from None
+    if not 1 <= n <= MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"--games must be from 1 to {MAX_GAMES}, not {text[:40]}")
+    return n
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the totals (or recent games) as a table or JSON."""
     history = History()
+    try:
+        history.check()
+    except FifteenTwoError as exc:
+        raise FifteenTwoError(str(exc)) from None
+    for line in history.store.take_notices():
+        print(line, file=sys.stderr)
     if args.games is not None:
-        games = history.games(max(args.games, 0))
+        games = history.games(args.games)
         if args.json:
             print(json.dumps([{k: v for k, v in g.items() if k != "record"} for g in games]))
         else:
@@ -51,7 +83,9 @@ def run(args: argparse.Namespace) -> int:
 def print_totals(totals: list[Totals], console: Console, history: History) -> None:
     """One row per level and variant (narrow enough for 80 columns)."""
     if not totals:
-        console.print(f"No games recorded yet ({history.path}). Play one: cribbage play")
+        console.print(
+            f"No games recorded yet ({escape(str(history.path))}). Play one: cribbage play"
+        )
         return
     table = Table(
         title="Your results",
@@ -100,19 +134,37 @@ def short_levels(levels: str) -> str:
     return levels
 
 
+def _local_time(stamp: object) -> str:
+    """A stored ISO time as local ``YYYY-MM-DD HH:MM`` (the text itself if it is not one)."""
+    try:
+        return f"{datetime.fromisoformat(str(stamp)).astimezone():%Y-%m-%d %H:%M}"
+    except ValueError:
+        return escape(str(stamp))
+
+
 def print_games(games: list[dict[str, Any]], console: Console) -> None:
     """The most recent games, newest first."""
     if not games:
         console.print("No games recorded yet.")
         return
     table = Table(title="Recent games", title_justify="left")
-    for name in ("date", "variant", "level", "scores", "result"):
+    for name in ("id", "date", "variant", "level", "scores", "result"):
         table.add_column(name)
     for g in games:
         won = g["won"]
         result = "-" if won is None else "won" if won else "lost"
         if g["skunk"]:
-            result += (" (skunk)", " (double skunk)")[g["skunk"] - 1]
+            result += (" (skunk)", " (double skunk)")[min(g["skunk"], 2) - 1]
+        if g.get("takebacks"):
+            result += f", {g['takebacks']} take-back{'s' if g['takebacks'] > 1 else ''}"
         scores = "-".join(map(str, g["scores"]))
-        table.add_row(g["finished_at"], g["variant"], g["levels"], scores, result)
+        table.add_row(
+            str(g["id"]),
+            _local_time(g["finished_at"]),
+            escape(str(g["variant"])),
+            escape(str(g["levels"])),
+            scores,
+            result,
+        )
     console.print(table)
+    console.print("Review one with: cribbage review ID")

@@ -1,8 +1,9 @@
 """``cribbage play``: a game against the computer, in the Textual app or in plain line mode.
 
 Plain mode is used with ``--plain`` or whenever stdin or stdout is not a terminal, so the game
-can be piped, scripted and read by a screen reader. Both modes share the options, the save
-file (``save.json`` in the data directory, written after every step) and the results history.
+can be piped, scripted and read by a screen reader. Both modes share the options and the game
+store (``fifteentwo.sqlite3`` in the data directory): the game is saved after every step, several
+games can be saved at once, and every finished game goes to the history.
 """
 
 from __future__ import annotations
@@ -12,17 +13,20 @@ import sys
 from typing import Any
 
 from fifteentwo.app.describe import Describer
-from fifteentwo.app.history import History, HistoryError
-from fifteentwo.app.options import (
-    PlayOptions,
-    SessionFactory,
-    default_save_path,
-    game_logger,
-    parse_players,
-)
+from fifteentwo.app.options import PlayOptions, SessionFactory, parse_players
+from fifteentwo.app.saves import open_game_store, when_text
 from fifteentwo.app.session import SaveError, Session
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.rules import find_rules, preset_names
+from fifteentwo.store import GameBusy, Store, StoreError
+
+TERMINAL = "terminal"
+"""The `GameMeta.kind` of games played here (web games are kept in the same store)."""
+LATEST = ""
+"""``--resume`` without an id: the most recently played game."""
+MAX_MATCH = 99
+SEED_DIGITS = 1000
+"""Seeds may be any size, stored as text; this only stops a megabyte of digits."""
 
 
 def register(subparsers: Any) -> None:
@@ -65,7 +69,9 @@ def register(subparsers: Any) -> None:
         help="level of the computer players: a registered level or module:Class "
         "(default: the strongest available)",
     )
-    parser.add_argument("--seed", type=int, metavar="N", help="seed of the first game")
+    parser.add_argument(
+        "--seed", type=_seed, metavar="N", help="seed of the first game (any whole number)"
+    )
     parser.add_argument(
         "--muggins",
         action=argparse.BooleanOptionalAction,
@@ -100,13 +106,49 @@ def register(subparsers: Any) -> None:
         help="after each discard or play that costs points, name the better choice",
     )
     parser.add_argument(
-        "--match", type=int, default=1, metavar="N", help="play a best-of-N match (N odd)"
+        "--match",
+        type=_match,
+        default=1,
+        metavar="N",
+        help=f"play a best-of-N match (N odd, 1 to {MAX_MATCH})",
     )
-    parser.add_argument("--resume", action="store_true", help="continue the saved game")
+    parser.add_argument(
+        "--resume",
+        nargs="?",
+        const=LATEST,
+        default=None,
+        metavar="ID",
+        help="continue the most recent saved game, or the one with this id ('cribbage saved')",
+    )
     parser.add_argument(
         "--no-instructions", action="store_true", help="do not ask whether to show the rules"
     )
     parser.set_defaults(func=run)
+
+
+def _seed(text: str) -> int:
+    """A seed of any size (kept as text by the store), but not thousands of digits."""
+    digits = text.strip().removeprefix("-").removeprefix("+")
+    if not digits.isdigit() or not digits.isascii():
+        raise argparse.ArgumentTypeError(f"--seed must be a whole number, not {text[:40]!r}")
+    if len(digits) > SEED_DIGITS:
+        raise argparse.ArgumentTypeError(f"--seed has more than {SEED_DIGITS} digits")
+    return int(text)
+
+
+def _match(text: str) -> int:
+    """An odd number of games from 1 to `MAX_MATCH`."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--match must be a whole number, not {text[:40]!r}"
+        ) from None
+    if not 1 <= n <= MAX_MATCH or n % 2 == 0:
+        raise argparse.ArgumentTypeError(
+            f"--match must be an odd number from 1 to {MAX_MATCH}, not {text[:40]}"
+        )
+    return n
 
 
 def options_from_args(args: argparse.Namespace) -> PlayOptions:
@@ -145,30 +187,88 @@ def _stdio_is_terminal() -> bool:
         return False
 
 
+def open_store_for_play() -> Store | None:
+    """The game store, or None (one warning line) when it cannot be used: the game goes on
+    unsaved."""
+    try:
+        store = open_game_store()
+    except StoreError as exc:
+        print(
+            f"warning: {exc}; the game goes on unsaved (quit with q if you would rather not)",
+            file=sys.stderr,
+        )
+        return None
+    print_notices(store)
+    problem = store.write_problem()
+    if problem is not None:
+        print(
+            f"warning: games cannot be saved in {store.location} ({problem}); "
+            "the game goes on unsaved (quit with q if you would rather not)",
+            file=sys.stderr,
+        )
+        store.close()
+        return None
+    return store
+
+
+def print_notices(store: Store) -> None:
+    """The store's one-line messages (imports, corrupt rows set aside, a journal stored)."""
+    for line in store.take_notices():
+        print(line, file=sys.stderr)
+
+
+def resume_game(store: Store | None, game_id: str) -> Session:
+    """The session for ``--resume [ID]``: one `error:` line when there is nothing to resume,
+    the game is played elsewhere, or it cannot be read (it is then set aside, never deleted)."""
+    if store is None:
+        raise FifteenTwoError("there is no game store to resume from (see the warning above)")
+    if game_id == LATEST:
+        saved = next((g for g in store.list_games() if g.meta.kind == TERMINAL), None)
+        print_notices(store)
+        if saved is None:
+            raise FifteenTwoError(
+                f"there is no saved game to resume (none in {store.location}); "
+                "'cribbage play' starts one"
+            )
+        game_id = saved.game_id
+    try:
+        session = Session.resume(store, game_id)
+    except SaveError as exc:
+        raise FifteenTwoError(str(exc)) from None
+    finally:
+        print_notices(store)
+    return session
+
+
+def offer_game(store: Store | None) -> Session | None:
+    """The most recent saved game no other session is playing, to offer; None if none."""
+    if store is None:
+        return None
+    for saved in store.list_games():
+        if saved.meta.kind != TERMINAL:
+            continue  # a web game is offered on the web
+        try:
+            return Session.resume(store, saved.game_id)
+        except GameBusy:
+            continue
+        except (SaveError, StoreError) as exc:
+            print(f"warning: {exc}", file=sys.stderr)
+        finally:
+            print_notices(store)
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     """Start (or resume) a game in the chosen mode."""
     options = options_from_args(args)
-    history: History | None = None
-    try:
-        history = History()
-        history.check()
-    except HistoryError as exc:
-        print(f"warning: {exc}; games will not be recorded", file=sys.stderr)
-        history = None
-    save_path = default_save_path()
-    factory = SessionFactory(options, save_path=save_path, history=history)
-    hook = None if history is None else game_logger(history)
+    store = open_store_for_play()
+    factory = SessionFactory(options, store=store)
     resume: Session | None = None
     offer: Session | None = None
-    if args.resume:
-        if not save_path.exists():
-            raise FifteenTwoError(f"there is no saved game to resume (looked for {save_path})")
-        resume = Session.load(save_path, on_game_over=hook)
-    elif save_path.exists():
-        try:
-            offer = Session.load(save_path, on_game_over=hook)
-        except SaveError as exc:
-            print(f"warning: {exc}; starting a new game", file=sys.stderr)
+    if args.resume is not None:
+        resume = resume_game(store, args.resume)
+    else:
+        offer = offer_game(store)
     if args.plain or not _stdio_is_terminal():
         from fifteentwo.app.plain import run_plain
 
@@ -181,7 +281,10 @@ def run(args: argparse.Namespace) -> int:
 
         return run_plain(options, factory, resume=resume, offer=offer)
     if offer is not None:
-        resume = offer if _ask_resume(offer) else None
+        if _ask_resume(offer):
+            resume = offer
+        else:
+            offer.release()
     return run_tui(factory, options=options, resume=resume)
 
 
@@ -189,7 +292,11 @@ def _ask_resume(session: Session) -> bool:
     """Before the app opens: continue the saved game? (Enter means yes.)"""
     describer = Describer(session.rules, session.names(), session.viewer)
     scores = describer.scores(session.observation().scores)
-    answer = input(f"You have a saved game ({session.rules.name}: {scores}). Resume it? [Y/n] ")
+    when = "" if session.saved_at is None else f", last played {when_text(session.saved_at)}"
+    answer = input(
+        f"You have a saved game ({session.rules.name} against {session.meta().opponent}: "
+        f"{scores}{when}). Resume it? [Y/n] "
+    )
     return answer.strip().lower() not in ("n", "no")
 
 

@@ -631,7 +631,8 @@ class CribbageApp(App[int]):
             except OSError as exc:
                 message = f"Could not save the game: {exc}"
             else:
-                message = SAVED_MESSAGE if session.save_path is not None else "Game not saved."
+                message = SAVED_MESSAGE if session.saving else "Game not saved."
+                session.release()  # kept in the store; another session may resume it now
         self.exit_message = message
         self.exit(0, message=message)
 

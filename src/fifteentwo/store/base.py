@@ -1,0 +1,385 @@
+"""The store's interface: the abstract `Store`, the values it keeps, and its errors.
+
+Every front-end (plain mode, the Textual app, the web server) keeps games through a `Store`, so
+games in progress and finished games live in one place, with one set of guarantees: a game is
+owned by the session playing it, a finished game moves from "in progress" to "finished" in one
+transaction, and nothing a user saved is deleted. `SQLiteStore` is the embedded default; a
+PostgreSQL backend implements the same methods for a hosted server (docs/store.md).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+from fifteentwo.errors import FifteenTwoError
+
+__all__ = [
+    "DATA_DIR_ENV",
+    "SQLITE_INT_MAX",
+    "CorruptGame",
+    "FinishedGame",
+    "GameBusy",
+    "GameMeta",
+    "GameNotFound",
+    "Owner",
+    "SavedGame",
+    "Store",
+    "StoreError",
+    "StoreUnavailable",
+    "Totals",
+    "checked_int",
+    "data_dir",
+    "new_owner",
+    "utc_now",
+]
+
+SQLITE_INT_MAX: Final = 2**63 - 1
+"""The largest integer an SQLite INTEGER column holds; bigger ones (seeds) are kept as TEXT."""
+
+SMALL_INT_LIMIT: Final = 10**9
+"""Bound on the counters, scores and seat numbers a store writes to integer columns."""
+
+
+class StoreError(FifteenTwoError):
+    """The store cannot do what was asked; the message is one line for the user."""
+
+
+class GameNotFound(StoreError):
+    """No game in progress has this id."""
+
+
+class GameBusy(StoreError):
+    """Another live session owns this game (it is being played elsewhere)."""
+
+
+class CorruptGame(StoreError):
+    """A saved game that cannot be read; it was set aside (never deleted) and this says where."""
+
+
+class StoreUnavailable(StoreError):
+    """Storage stayed locked, read-only, full or missing after retries, and the journal could
+    not be written either: the game goes on unsaved."""
+
+
+DATA_DIR_ENV: Final = "FIFTEENTWO_DATA_DIR"
+
+
+def data_dir() -> Path:
+    """Where the store lives: ``$FIFTEENTWO_DATA_DIR`` or the platform's user data dir."""
+    override = os.environ.get(DATA_DIR_ENV)
+    if override:
+        return Path(override).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("fifteentwo", appauthor=False))
+
+
+def utc_now() -> datetime:
+    """Now, timezone-aware UTC (every time a store hands out is)."""
+    return datetime.now(UTC)
+
+
+def checked_int(value: object, name: str, *, limit: int = SMALL_INT_LIMIT) -> int:
+    """``value`` as an int for an integer column, refusing bools, floats and huge values.
+
+    >>> checked_int(61, "target")
+    61
+    >>> checked_int(True, "target")
+    Traceback (most recent call last):
+    ...
+    fifteentwo.store.base.StoreError: target must be an integer, not True
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise StoreError(f"{name} must be an integer, not {value!r}"[:200])
+    if not -limit <= value <= limit:
+        raise StoreError(f"{name} is out of range ({str(value)[:30]})")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """Who holds a game: an unguessable token plus where the session runs (for stale leases)."""
+
+    token: str
+    pid: int
+    host: str
+
+
+def new_owner() -> str:
+    """A fresh owner token for a session (pass it as ``owner=`` to every call)."""
+    return secrets.token_hex(16)
+
+
+def this_process(token: str) -> Owner:
+    """The `Owner` for ``token`` in this process."""
+    return Owner(token, os.getpid(), socket.gethostname())
+
+
+@dataclass(frozen=True, slots=True)
+class GameMeta:
+    """What a list of saved games shows without reading the game: who, what, the score."""
+
+    variant: str
+    target: int
+    players: tuple[str, ...]
+    """Seat names in seat order."""
+    levels: tuple[str, ...]
+    """``human`` or the computer level, seat by seat."""
+    scores: tuple[int, ...]
+    """Each side's score in the current game."""
+    kind: str = "terminal"
+    """Which front-end keeps it: ``terminal``, ``web``, ... (free text)."""
+    owner_hint: str = ""
+    """Free text a front-end may filter on (a web user id); may be empty."""
+    takebacks: int = 0
+    """How many decisions the human took back so far (`Session.undo`)."""
+
+    @property
+    def opponent(self) -> str:
+        """The computer levels in the game (``expert``, ``greedy x3``), or ``no computer``."""
+        bots = [lv for lv in self.levels if lv != "human"]
+        if not bots:
+            return "no computer"
+        if len(bots) > 1 and len(set(bots)) == 1:
+            return f"{bots[0]} x{len(bots)}"
+        return ", ".join(bots)
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain dict (the columns a store keeps; ``cribbage saved --json``)."""
+        data = asdict(self)
+        for key in ("players", "levels", "scores"):
+            data[key] = list(data[key])
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameMeta:
+        """The inverse of `to_json`; raises `StoreError` on anything that does not fit."""
+        try:
+            return cls(
+                variant=_text(data["variant"], "variant"),
+                target=checked_int(data["target"], "target"),
+                players=tuple(_text(p, "player") for p in data["players"]),
+                levels=tuple(_text(p, "level") for p in data["levels"]),
+                scores=tuple(checked_int(s, "score") for s in data["scores"]),
+                kind=_text(data.get("kind", "terminal"), "kind"),
+                owner_hint=_text(data.get("owner_hint", ""), "owner_hint"),
+                takebacks=checked_int(data.get("takebacks", 0), "takebacks"),
+            )
+        except (KeyError, TypeError) as exc:
+            raise StoreError(f"game details do not fit: {exc!r}"[:200]) from None
+
+    def checked(self) -> GameMeta:
+        """Self, after checking every field a store writes (types and bounds)."""
+        return GameMeta.from_json(self.to_json())
+
+
+def _text(value: object, name: str) -> str:
+    if not isinstance(value, str):
+        raise StoreError(f"{name} must be text, not {type(value).__name__}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class SavedGame:
+    """A game in progress as stored: its id, save data (`Session.to_json`) and details."""
+
+    game_id: str
+    data: dict[str, Any]
+    meta: GameMeta
+    updated_at: datetime
+    created_at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        """What ``cribbage saved --json`` prints for it (the details, not the save data)."""
+        return {
+            "id": self.game_id,
+            **self.meta.to_json(),
+            "opponent": self.meta.opponent,
+            "updated_at": self.updated_at.isoformat(timespec="seconds"),
+            "created_at": self.created_at.isoformat(timespec="seconds"),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """One finished game (each game of a match is one) with everything the history shows."""
+
+    variant: str
+    target: int
+    levels: str
+    """The computer seats' levels in seat order, comma-separated (``expert``)."""
+    seats: tuple[dict[str, Any], ...]
+    """The seats as the session had them (name, human, level)."""
+    human_seat: int | None
+    seed: int
+    """The game's seed, any size (stored as text)."""
+    game_number: int
+    scores: tuple[int, ...]
+    winner: int
+    won: bool | None
+    """Whether the human's side won (None when no human played)."""
+    skunk: int
+    game_points: int
+    deals: int
+    hands: tuple[dict[str, Any], ...]
+    """The human's show points deal by deal: ``{"deal": n, "hand": pts, "crib": pts|None}``."""
+    counted: int
+    pegged: int
+    best_hand: int | None
+    """The best hand the human held (its true total, crib not included)."""
+    record: dict[str, Any]
+    """The full game record (docs/records.md) so the game can be replayed and reviewed."""
+    finished_at: datetime = field(default_factory=utc_now)
+    takebacks: int = 0
+    """Decisions the human took back in this game (0: played straight)."""
+    kind: str = "terminal"
+    owner_hint: str = ""
+
+    def checked(self) -> FinishedGame:
+        """Self after checking the integer fields' types and bounds (seed: any int)."""
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise StoreError(f"seed must be an integer, not {self.seed!r}"[:200])
+        for name in ("target", "game_number", "winner", "skunk", "game_points", "deals"):
+            checked_int(getattr(self, name), name)
+        for name in ("counted", "pegged", "takebacks"):
+            checked_int(getattr(self, name), name)
+        for value in (self.human_seat, self.best_hand):
+            if value is not None:
+                checked_int(value, "seat or hand")
+        for score in self.scores:
+            checked_int(score, "score")
+        if self.finished_at.tzinfo is None:
+            raise StoreError("finished_at must be timezone-aware")
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """Results against one level in one variant."""
+
+    levels: str
+    variant: str
+    games: int
+    wins: int
+    losses: int
+    skunks_given: int
+    skunks_taken: int
+    pegged_per_deal: float
+    counted_per_deal: float
+    best_hand: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain dict for ``cribbage history --json``."""
+        data = asdict(self)
+        data["pegged_per_deal"] = round(self.pegged_per_deal, 2)
+        data["counted_per_deal"] = round(self.counted_per_deal, 2)
+        return data
+
+
+class Store(ABC):
+    """Games in progress and finished games. Every write is one transaction.
+
+    ``owner`` is the session's token (`new_owner`): a game in progress is held by one live
+    owner at a time, and calls by another owner raise `GameBusy`.
+    """
+
+    location: str
+    """Where the store lives, for messages (a path or a URL without its password)."""
+
+    @abstractmethod
+    def create_game(self, data: dict[str, Any], meta: GameMeta, *, owner: str) -> str:
+        """Store a new game in progress owned by ``owner``; return its new unguessable id."""
+
+    @abstractmethod
+    def save_game(self, game_id: str, data: dict[str, Any], meta: GameMeta, *, owner: str) -> None:
+        """Write a game's latest state (insert or replace); `GameBusy` if another owner holds it.
+
+        When storage stays unavailable after retries the state goes to a journal instead (see
+        `notices`); `StoreUnavailable` only if even that fails."""
+
+    @abstractmethod
+    def load_game(self, game_id: str) -> SavedGame:
+        """A game in progress; `GameNotFound`, or `CorruptGame` after setting a bad row aside."""
+
+    @abstractmethod
+    def claim(self, game_id: str, *, owner: str) -> None:
+        """Take ownership of a game (a lease); `GameBusy` if a live session holds it."""
+
+    @abstractmethod
+    def release(self, game_id: str, *, owner: str) -> None:
+        """Give up ownership (the game stays saved); a no-op if ``owner`` does not hold it."""
+
+    @abstractmethod
+    def heartbeat(self, game_id: str, *, owner: str) -> None:
+        """Renew ``owner``'s lease (a long-lived server calls this while a player thinks)."""
+
+    @abstractmethod
+    def list_games(self, *, owner_hint: str | None = None) -> list[SavedGame]:
+        """Games in progress, most recently played first; corrupt rows are set aside."""
+
+    def most_recent(self, *, owner_hint: str | None = None) -> SavedGame | None:
+        """The game in progress played last, or None."""
+        games = self.list_games(owner_hint=owner_hint)
+        return games[0] if games else None
+
+    @abstractmethod
+    def delete_game(self, game_id: str, *, owner: str) -> None:
+        """Abandon a game in progress on the user's explicit request (never implicitly)."""
+
+    @abstractmethod
+    def set_aside(self, game_id: str, reason: str) -> str:
+        """Move a game that cannot be resumed out of the way (kept, never deleted); return a
+        one-line description of where it went."""
+
+    @abstractmethod
+    def finish_game(
+        self,
+        game_id: str | None,
+        finished: Sequence[FinishedGame],
+        data: dict[str, Any] | None,
+        meta: GameMeta | None = None,
+        *,
+        owner: str | None = None,
+    ) -> list[int]:
+        """In ONE transaction: store the finished games, then remove the game in progress
+        (``data`` None) or update it (a match that goes on: ``data`` and ``meta``). Returns the
+        finished rows' ids. A game is never removed before its results are stored."""
+
+    def add_finished(self, finished: FinishedGame) -> int:
+        """Store one finished game not tied to a saved game; its row id."""
+        return self.finish_game(None, [finished], None)[0]
+
+    @abstractmethod
+    def finished_games(
+        self, limit: int | None = None, *, owner_hint: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Finished games newest first, as dicts (``id``, the `FinishedGame` fields, record)."""
+
+    @abstractmethod
+    def finished_game(self, row_id: int) -> dict[str, Any]:
+        """One finished game by row id; `GameNotFound` if there is none."""
+
+    @abstractmethod
+    def totals(self, *, owner_hint: str | None = None) -> list[Totals]:
+        """Results per computer level and variant over games a human played."""
+
+    def write_problem(self) -> str | None:
+        """Why nothing can be saved here (read-only storage and no journal possible), or None
+        when saving can work (perhaps through the journal)."""
+        return None
+
+    def take_notices(self) -> list[str]:
+        """One-line messages for the user (a corrupt row set aside, a journal imported or
+        written), each handed out once."""
+        return []
+
+    def close(self) -> None:  # noqa: B027 - optional for backends that keep nothing open
+        """Release any resources (connections)."""

@@ -1,0 +1,332 @@
+"""The ASGI application: the page, a small JSON API, and the game's WebSocket (docs/web.md).
+
+One connection plays one seat of one game: its first message is ``hello`` with the game's id and
+token; after that it may act, ask for a hint, take back or toggle the coach. Every message is
+parsed by `protocol` first; anything malformed, oversized, out of turn or replayed is answered
+with an ``error`` message and changes nothing. The connection is never closed for a bad message
+(a buggy client recovers by asking for the state again), except after too many of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+from pydantic import ValidationError
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from fifteentwo import __version__
+from fifteentwo.app.options import default_level, known_levels
+from fifteentwo.errors import FifteenTwoError
+from fifteentwo.store import Store, open_store
+from fifteentwo.web.games import GameHub, Refused, WebGame
+from fifteentwo.web.protocol import (
+    MAX_MESSAGE_BYTES,
+    VARIANTS,
+    ActMessage,
+    CoachMessage,
+    HelloMessage,
+    HintMessage,
+    NewGameRequest,
+    PingMessage,
+    StateMessage,
+    UndoMessage,
+    parse_client_message,
+)
+
+__all__ = ["create_app"]
+
+_log = logging.getLogger("fifteentwo.web")
+
+MAX_BAD_MESSAGES: Final = 50
+RATE: Final = 100.0
+"""Messages per second a connection is served on average, after a burst of `BURST`; faster
+senders are slowed down (the server waits before reading on), not refused."""
+BURST: Final = 200.0
+SECURITY_HEADERS: Final = (
+    (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; "
+     b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+)  # fmt: skip
+"""Bad messages a connection may send before it is closed (a client that will not stop)."""
+MAX_BODY_BYTES: Final = 4096
+STATIC = resources.files("fifteentwo.web") / "static"
+
+_VARIANT_LABELS: Final = {
+    "standard": "Two players, 121 up",
+    "short": "Two players, 61 up",
+    "five-card": "Five-card cribbage (61)",
+    "three-player": "Three players (61)",
+    "four-player": "Four players, partners (121)",
+}
+
+
+class SecurityHeaders:
+    """ASGI middleware: the page may load only its own files and talk only to its own server."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+class RateLimit:
+    """A token bucket per connection: past the rate, the connection waits its turn."""
+
+    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.stamp = burst, time.monotonic()
+
+    def delay(self) -> float:
+        """Seconds to wait before handling one more message (0 within the rate)."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        self.tokens -= 1
+        return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
+
+
+class Connection:
+    """One WebSocket as a game listener: sends never raise, and are serialized."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self.seat = -1
+        self._lock = asyncio.Lock()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send JSON; a closed socket drops it quietly."""
+        async with self._lock:
+            if self.websocket.application_state != WebSocketState.CONNECTED:
+                return
+            with contextlib.suppress(Exception):
+                await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+
+
+def error(code: str, message: str) -> dict[str, Any]:
+    """An ``error`` message."""
+    return {"type": "error", "code": code, "message": message}
+
+
+def create_app(
+    store: Callable[[], Store] | Store | str | Path | None = None, *, workers: int = 4
+) -> Starlette:
+    """The application. ``store`` is where games are kept: None for the default store, a path
+    or URL for `fifteentwo.store.open_store`, an open `Store` (closed when the application
+    stops), or a function that opens one (called when the application starts)."""
+    hub = GameHub(_store_opener(store), workers=workers)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await hub.start()
+        sweeper = asyncio.create_task(hub.run_sweeper())
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            await hub.close()
+
+    async def index(request: Request) -> Response:
+        return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
+
+    async def options(request: Request) -> Response:
+        levels = list(known_levels())
+        return JSONResponse(
+            {
+                "version": __version__,
+                "variants": [{"name": v, "label": _VARIANT_LABELS[v]} for v in VARIANTS],
+                "levels": levels,
+                "default_level": default_level(),
+            }
+        )
+
+    async def new_game(request: Request) -> Response:
+        body = await _body(request)
+        if isinstance(body, Response):
+            return body
+        try:
+            req = NewGameRequest.model_validate_json(body)
+            game_id, token = await hub.create(req)
+        except ValidationError as exc:
+            return _bad("bad_request", _first_error(exc))
+        except Refused as exc:
+            return _bad(exc.code, str(exc))
+        except FifteenTwoError as exc:
+            return _bad("bad_request", str(exc))
+        return JSONResponse({"game": game_id, "token": token}, status_code=201)
+
+    async def list_games(request: Request) -> Response:
+        return JSONResponse({"games": await hub.in_progress(_player(request))})
+
+    async def history(request: Request) -> Response:
+        return JSONResponse(await hub.history(_player(request)))
+
+    async def review(request: Request) -> Response:
+        try:
+            row_id = int(request.path_params["row"])
+            return JSONResponse(await hub.review(row_id, _player(request)))
+        except Refused as exc:
+            return _bad(exc.code, str(exc), status=404)
+
+    async def socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        conn = Connection(websocket)
+        game: WebGame | None = None
+        bad = 0
+        limit = RateLimit()
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                wait = limit.delay()
+                if wait:
+                    await asyncio.sleep(wait)
+                text = message.get("text")
+                if text is None:
+                    reply: dict[str, Any] | None = error("bad_message", "send JSON text frames")
+                else:
+                    try:
+                        reply, game = await _handle(hub, conn, game, text)
+                    except Refused as exc:
+                        reply = error(exc.code, str(exc))
+                    except FifteenTwoError as exc:
+                        reply = error("refused", str(exc))
+                    except Exception:  # a bug must cost one reply, never the server or the game
+                        _log.exception("error handling a message")
+                        reply = error("server", "the server could not do that; nothing changed")
+                if reply is not None:
+                    if reply.get("type") == "error":
+                        bad += 1
+                    await conn.send(reply)
+                if bad > MAX_BAD_MESSAGES:
+                    await websocket.close(code=1008)
+                    break
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if game is not None:
+                hub.leave(game, conn)
+
+    routes = [
+        Route("/", index),
+        Route("/history", index),
+        Route("/review/{row:int}", index),
+        Route("/api/options", options),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games", list_games, methods=["GET"]),
+        Route("/api/history", history),
+        Route("/api/history/{row}/review", review),
+        WebSocketRoute("/ws", socket),
+        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+    app.state.hub = hub
+    return app
+
+
+def _store_opener(store: Callable[[], Store] | Store | str | Path | None) -> Callable[[], Store]:
+    if isinstance(store, Store):
+        return lambda: store
+    if callable(store):
+        return store
+    return lambda: open_store(store)
+
+
+async def _handle(
+    hub: GameHub, conn: Connection, game: WebGame | None, text: str
+) -> tuple[dict[str, Any] | None, WebGame | None]:
+    """One client message: its reply (or None when the reply is the broadcast) and the game."""
+    try:
+        msg = parse_client_message(text)
+    except ValidationError as exc:
+        return error("bad_message", _first_error(exc)), game
+    except ValueError as exc:
+        return error("too_large" if "longer" in str(exc) else "bad_message", str(exc)), game
+    if isinstance(msg, HelloMessage):
+        if game is not None:
+            return error("bad_message", "this connection has joined a game already"), game
+        found = await hub.open(msg.game, msg.token)
+        conn.seat = found.session.viewer
+        return await hub.join(found, conn), found
+    if isinstance(msg, PingMessage):
+        return {"type": "pong"}, game
+    if game is None:
+        return error("not_joined", "say hello with a game id and token first"), game
+    if isinstance(msg, ActMessage):
+        await hub.act(game, conn.seat, msg.decision, msg.action)
+        return None, game
+    if isinstance(msg, HintMessage):
+        return await hub.hint(game, conn.seat), game
+    if isinstance(msg, UndoMessage):
+        await hub.undo(game, conn.seat, msg.decision)
+        return None, game
+    if isinstance(msg, CoachMessage):
+        await hub.set_coach(game, msg.on)
+        return None, game
+    if isinstance(msg, StateMessage):
+        async with game.lock:
+            return game.state(conn.seat, log=True), game
+    return error("bad_message", "unknown message"), game
+
+
+async def _body(request: Request) -> bytes | Response:
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+        return _bad("too_large", f"request bodies are at most {MAX_BODY_BYTES} bytes", status=413)
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY_BYTES:
+            return _bad("too_large", f"request bodies are at most {MAX_BODY_BYTES} bytes", 413)
+    return body or b"{}"
+
+
+def _player(request: Request) -> str | None:
+    key = request.headers.get("x-player", "")
+    if not 8 <= len(key) <= 128 or not key.replace("-", "").replace("_", "").isalnum():
+        return None
+    return key
+
+
+def _bad(code: str, message: str, status: int = 400) -> Response:
+    return JSONResponse(error(code, message), status_code=status)
+
+
+def _first_error(exc: ValidationError) -> str:
+    errors = exc.errors()
+    if not errors:
+        return "invalid message"
+    first = errors[0]
+    where = ".".join(str(p) for p in first.get("loc", ()))
+    return f"{where}: {first.get('msg', 'invalid')}"[:200] if where else str(first.get("msg"))
+
+
+assert MAX_MESSAGE_BYTES < 65536  # uvicorn's ws_max_size is set above it in cli/serve.py

@@ -1,0 +1,570 @@
+"""The games a server holds: each a `Session` (the terminal game's own class) kept in the store.
+
+`GameHub` is the referee. A client's message reaches a game only through `GameHub.act` (and its
+siblings), which checks, under the game's lock, that the game exists, that the token is this
+game's, that the message answers the decision now pending (so a replayed or out-of-turn message
+is refused) and that the action is legal, before the engine applies it. Computer seats, the
+coach and reviews run in a thread pool, never on the event loop. The session saves itself in
+the store after every step (the terminal game's own `Session`, with the token's hash and the
+coach setting beside its save), so a server killed at any moment resumes from the last decision
+it answered. The HTTP API's store reads run on a thread of their own.
+
+Seats and listeners are kept apart from the session so that tables with several people and
+spectators (docs/web.md, "later") add listeners for other seats without changing this flow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, Final, Protocol, TypeVar
+
+from fifteentwo.actions import (
+    CHANCE,
+    GO,
+    Action,
+    Count,
+    Cut,
+    Dealt,
+    Discard,
+    Event,
+    GameOver,
+    Muggins,
+    Play,
+)
+from fifteentwo.app.coach import Coach, action_label
+from fifteentwo.app.describe import Describer
+from fifteentwo.app.options import PlayOptions, check_level
+from fifteentwo.app.plain import peg_positions
+from fifteentwo.app.session import SaveError, Session
+from fifteentwo.cards import Card
+from fifteentwo.errors import FifteenTwoError
+from fifteentwo.store import GameBusy, GameNotFound, Store, StoreError, new_owner
+from fifteentwo.web.protocol import NewGameRequest
+from fifteentwo.web.view import action_json, event_json, observation_json
+
+__all__ = ["GameHub", "Listener", "Refused", "WebGame"]
+
+LOG_LINES: Final = 300
+"""Log lines a (re)joining client is sent."""
+IDLE_SECONDS: Final = 600.0
+"""A game nobody is connected to leaves memory after this long (it stays in the store)."""
+KIND: Final = "web"
+
+_T = TypeVar("_T")
+
+
+class Refused(FifteenTwoError):
+    """A message the server will not act on; ``code`` is the error code sent back."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Listener(Protocol):
+    """A connection watching a game from one seat."""
+
+    seat: int
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Deliver a message (never raises: a closed connection just drops it)."""
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a token: a hash, so the store itself holds no usable token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def player_hash(key: str | None) -> str:
+    """The owner hint for a browser's key (its games and history), or "" for none."""
+    return "" if not key else "p:" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+
+
+_log = logging.getLogger("fifteentwo.web")
+
+
+@dataclass
+class WebSession(Session):
+    """A `Session` that keeps the web settings (the token's hash, the coach) in its save."""
+
+    web: dict[str, Any] = field(default_factory=dict)
+    save_seconds: float = 0.0
+    """Time spent writing to the store (so a reply's ``think_ms`` counts computers only)."""
+
+    def save(self) -> None:
+        """`Session.save`, timed."""
+        started = time.perf_counter()
+        try:
+            super().save()
+        finally:
+            self.save_seconds += time.perf_counter() - started
+
+    def timed_act(self, action: Action) -> tuple[list[Event], float]:
+        """`Session.act` and the seconds it spent outside the store (the engine and the
+        computers: the reply's ``think_ms``; waiting for a worker is not counted)."""
+        started, saving = time.perf_counter(), self.save_seconds
+        events = self.act(action)
+        return events, time.perf_counter() - started - (self.save_seconds - saving)
+
+    def to_json(self) -> dict[str, Any]:
+        """The session's save, with the web settings beside it."""
+        data = super().to_json()
+        data["web"] = dict(self.web)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], **kwargs: Any) -> WebSession:
+        """Resume, web settings included."""
+        session = super().from_json(data, **kwargs)
+        assert isinstance(session, WebSession)
+        web = data.get("web")
+        session.web = dict(web) if isinstance(web, dict) else {}
+        return session
+
+
+@dataclass
+class WebGame:
+    """One game in memory: its session, the web settings, and who is watching."""
+
+    game_id: str
+    session: WebSession
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    listeners: set[Listener] = field(default_factory=set)
+    finished: list[int] = field(default_factory=list)
+    last_used: float = field(default_factory=time.monotonic)
+    _coach: Coach | None = None
+    _describers: dict[int, Describer] = field(default_factory=dict)
+
+    @property
+    def token_hash(self) -> str:
+        """The hash of the token that plays this game."""
+        return str(self.session.web.get("token", ""))
+
+    @property
+    def coach_on(self) -> bool:
+        """Whether the coach remarks on each discard and play."""
+        return bool(self.session.web.get("coach"))
+
+    @property
+    def decision(self) -> int:
+        """How many seat decisions were made so far: the id of the pending one."""
+        return sum(1 for actor, _ in self.session.game.log if actor != CHANCE)
+
+    def describer(self, seat: int) -> Describer:
+        """Words for events, from ``seat``'s point of view."""
+        found = self._describers.get(seat)
+        if found is None:
+            found = Describer(self.session.rules, self.session.names(), seat)
+            self._describers[seat] = found
+        return found
+
+    def coach(self) -> Coach:
+        """The expert coach (made when first asked: it is the biggest thing a game holds)."""
+        if self._coach is None:
+            self._coach = Coach(level="expert", seed=self.session.seed)
+        return self._coach
+
+    def can_undo(self) -> bool:
+        """Whether the session would take back the human's last decision now (the session
+        decides: never with muggins when you count your own hands, ...)."""
+        return self.session.can_undo
+
+    def state(
+        self,
+        seat: int,
+        *,
+        events: Sequence[Event] = (),
+        remark: str | None = None,
+        think_ms: float = 0.0,
+        log: bool = False,
+    ) -> dict[str, Any]:
+        """The ``state`` message for ``seat``: its view, and the new events it may see."""
+        s = self.session
+        game = s.game
+        describer = self.describer(seat)
+        fronts, backs = peg_positions(game.events, s.rules.sides)
+        message: dict[str, Any] = {
+            "type": "state",
+            "game": self.game_id,
+            "decision": self.decision,
+            "view": observation_json(game.observation(seat)),
+            "names": s.names(),
+            "levels": ["human" if st.human else st.level for st in s.seats],
+            "variant": s.rules.name,
+            "waiting": s.waiting_for == seat,
+            "can_undo": self.can_undo(),
+            "coach": self.coach_on,
+            "pegs": {"front": fronts, "back": backs},
+            "over": s.is_over,
+            "finished": list(self.finished),
+            "events": [event_json(e, describer) for e in events],
+            "remark": remark,
+            "think_ms": round(think_ms, 3),
+        }
+        if log:
+            seen = game.events_for(seat)
+            message["log"] = describer.lines(seen)[-LOG_LINES:]
+            start = max((i for i, e in enumerate(seen) if isinstance(e, Dealt)), default=0)
+            message["recent"] = [event_json(e, describer) for e in seen[start:]]
+        return message
+
+
+def to_action(data: Any) -> Action:
+    """The engine action for a validated protocol action (cards parsed strictly)."""
+    kind = data.kind
+    try:
+        if kind == "discard":
+            return Discard(tuple(Card.parse(c) for c in data.cards))
+        if kind == "play":
+            return Play(Card.parse(data.card))
+    except (FifteenTwoError, ValueError, KeyError):
+        raise Refused("illegal", "that is not a card") from None
+    if kind == "go":
+        return GO
+    if kind == "cut":
+        return Cut(int(data.depth))
+    if kind == "count":
+        return Count(int(data.points))
+    if kind == "muggins":
+        return Muggins(bool(data.take))
+    raise Refused("bad_message", f"unknown action {kind!r}")
+
+
+class GameHub:
+    """All games of one server process, the store they live in, and the pools that run them."""
+
+    def __init__(
+        self, open_store: Callable[[], Store], *, workers: int = 4, levels: Sequence[str] = ()
+    ) -> None:
+        self._store_pool = ThreadPoolExecutor(1, thread_name_prefix="fifteentwo-store")
+        self._compute = ThreadPoolExecutor(workers, thread_name_prefix="fifteentwo-bots")
+        self._open_store = open_store
+        self._store: Store | None = None
+        self.owner = new_owner()
+        self.games: dict[str, WebGame] = {}
+        self._opening: dict[str, asyncio.Lock] = {}
+        self.levels = tuple(levels)
+        self._reviews: dict[int, dict[str, Any]] = {}
+
+    # --- plumbing ----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Open the store on its own thread (a failure is one clear error)."""
+        self._store = await self._in_store_thread(self._open_store)
+
+    async def close(self) -> None:
+        """Release every lease and close the store."""
+        store = self._store
+        if store is not None:
+            for game_id in list(self.games):
+                with contextlib.suppress(StoreError):
+                    await self._in_store_thread(partial(store.release, game_id, owner=self.owner))
+            await self._in_store_thread(store.close)
+        self._store = None
+        self._compute.shutdown(wait=False, cancel_futures=True)
+        self._store_pool.shutdown(wait=True)
+
+    @property
+    def store(self) -> Store:
+        """The open store."""
+        if self._store is None:
+            raise StoreError("the server's store is not open")
+        return self._store
+
+    async def _in_store_thread(self, fn: Callable[[], _T]) -> _T:
+        return await asyncio.get_running_loop().run_in_executor(self._store_pool, fn)
+
+    async def store_call(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+        """Run a store method on the store's thread."""
+        return await self._in_store_thread(partial(fn, *args, **kwargs))
+
+    async def compute(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """Run engine or bot work on the pool, off the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(self._compute, partial(fn, *args))
+
+    # --- games -------------------------------------------------------------------------------
+
+    async def create(self, request: NewGameRequest) -> tuple[str, str]:
+        """Start a game: returns its id and the token that plays it (shown once, never stored)."""
+        level = request.level
+        try:
+            check_level(level)
+        except FifteenTwoError:
+            raise Refused("bad_request", f"unknown level {level!r}") from None
+        if self.levels and level not in self.levels:
+            raise Refused("bad_request", f"level {level!r} is not offered here")
+        options = PlayOptions(
+            variant=request.variant,
+            level=level,
+            muggins=True if request.manual_count else None,
+            auto_count=not request.manual_count,
+            random_cut=not request.cut,
+            coach=request.coach,
+        )
+        rules = options.preset_rules()
+        token = secrets.token_urlsafe(24)
+        session = WebSession(
+            rules,
+            options.seats(rules),
+            secrets.randbits(63),
+            auto_count=options.auto_count,
+            random_cut=options.random_cut,
+            store=self.store,
+            owner=self.owner,
+            kind=KIND,
+            owner_hint=player_hash(request.player),
+            on_notice=_log.warning,
+            web={"token": token_hash(token), "coach": request.coach},
+        )
+        await self.compute(session.run)  # computers to the first decision; saved on the way
+        if session.game_id is None:
+            raise Refused("unavailable", "the game store cannot keep games just now")
+        game = WebGame(session.game_id, session)
+        self.games[game.game_id] = game
+        return game.game_id, token
+
+    async def open(self, game_id: str, token: str) -> WebGame:
+        """The game for this id and token, loaded from the store if needed.
+
+        An unknown id and a wrong token give the same answer, so neither can be probed."""
+        game = self.games.get(game_id)
+        if game is None:
+            lock = self._opening.setdefault(game_id, asyncio.Lock())
+            try:
+                async with lock:
+                    game = self.games.get(game_id)
+                    if game is None:
+                        game = await self._load(game_id, token)
+            finally:
+                self._opening.pop(game_id, None)
+        if not hmac.compare_digest(game.token_hash, token_hash(token)):
+            raise Refused("no_game", "no game with that id and token")
+        game.last_used = time.monotonic()
+        return game
+
+    async def _load(self, game_id: str, token: str) -> WebGame:
+        try:
+            saved = await self.store_call(self.store.load_game, game_id)
+        except (GameNotFound, StoreError):
+            raise Refused("no_game", "no game with that id and token") from None
+        web = saved.data.get("web")
+        if not isinstance(web, dict) or not isinstance(web.get("token"), str):
+            raise Refused("no_game", "no game with that id and token")
+        if not hmac.compare_digest(web["token"], token_hash(token)):
+            raise Refused("no_game", "no game with that id and token")
+        try:
+            session = await self.compute(
+                partial(
+                    WebSession.resume,
+                    self.store,
+                    game_id,
+                    owner=self.owner,
+                    on_notice=_log.warning,
+                )
+            )
+        except GameBusy:
+            raise Refused("busy", "this game is open in another program") from None
+        except (SaveError, StoreError) as exc:
+            raise Refused("no_game", f"this game cannot be resumed: {exc}") from None
+        assert isinstance(session, WebSession)
+        game = WebGame(game_id, session)
+        self.games[game_id] = game
+        return game
+
+    async def join(self, game: WebGame, listener: Listener) -> dict[str, Any]:
+        """Add a listener; returns the full state (with the log) for it."""
+        async with game.lock:
+            game.listeners.add(listener)
+            return game.state(listener.seat, log=True)
+
+    def leave(self, game: WebGame, listener: Listener) -> None:
+        """Forget a closed connection."""
+        game.listeners.discard(listener)
+        game.last_used = time.monotonic()
+
+    async def act(self, game: WebGame, seat: int, decision: int, data: Any) -> None:
+        """Apply a seat's action if it answers the pending decision and is legal; tell every
+        listener what happened. Raises `Refused` (and changes nothing) otherwise."""
+        action = to_action(data)
+        async with game.lock:
+            session = game.session
+            self._check_turn(game, seat, decision)
+            if not session.game.is_legal(action):
+                if isinstance(action, Count):
+                    raise Refused("illegal", f"{action.points} is more than you hold: count again")
+                raise Refused(
+                    "illegal", f"{action_label(action, ascii_only=True)} is not legal now"
+                )
+            remark = None
+            if game.coach_on:
+                obs = session.observation(seat)
+                remark = await self.compute(_remark, game.coach(), obs, action)
+            try:  # the session saves after every step
+                events, thinking = await self.compute(session.timed_act, action)
+            except SaveError as exc:
+                raise Refused("busy", str(exc)) from None
+            think_ms = thinking * 1000
+            if session.is_over and any(isinstance(e, GameOver) for e in events):
+                await self._note_finished(game)
+            await self._broadcast(game, events, remark=remark, think_ms=think_ms)
+
+    def _check_turn(self, game: WebGame, seat: int, decision: int) -> None:
+        if game.session.is_over:
+            raise Refused("game_over", "this game is over")
+        if decision != game.decision:
+            raise Refused(
+                "stale", f"that answers decision {decision}; decision is now {game.decision}"
+            )
+        if game.session.waiting_for != seat:
+            raise Refused("not_your_turn", "it is not your turn")
+
+    async def undo(self, game: WebGame, seat: int, decision: int) -> None:
+        """Take back the seat's last decision, where the session allows it."""
+        async with game.lock:
+            if decision != game.decision:
+                raise Refused("stale", "the game moved on")
+            why = game.session.cannot_undo()
+            if why is not None:
+                raise Refused("cannot_undo", f"cannot take back: {why}")
+            try:
+                await self.compute(game.session.undo)
+            except FifteenTwoError as exc:
+                raise Refused("cannot_undo", str(exc)) from None
+            await self._broadcast(game, (), log=True)
+
+    async def hint(self, game: WebGame, seat: int) -> dict[str, Any]:
+        """The coach's top choices for the seat's pending decision."""
+        async with game.lock:
+            session = game.session
+            if session.waiting_for != seat:
+                raise Refused("not_your_turn", "there is no decision of yours to hint")
+            obs = session.observation(seat)
+            lines, best = await self.compute(_hints, game.coach(), obs)
+            return {"type": "hint", "decision": game.decision, "lines": lines, "best": best}
+
+    async def set_coach(self, game: WebGame, on: bool) -> None:
+        """Turn the coach's remarks on or off (kept with the game)."""
+        async with game.lock:
+            game.session.web["coach"] = on
+            await self.compute(game.session.save)
+            await self._broadcast(game, ())
+
+    async def _note_finished(self, game: WebGame) -> None:
+        """Find the finished row the session just stored (for the review link)."""
+        session = game.session
+        rows = await self.store_call(
+            self.store.finished_games, 10, owner_hint=session.owner_hint or None
+        )
+        for row in rows:
+            if row.get("seed") == session.seed and row.get("kind") == KIND:
+                game.finished.append(int(row["id"]))
+                return
+
+    async def _broadcast(
+        self,
+        game: WebGame,
+        events: Sequence[Event],
+        *,
+        remark: str | None = None,
+        think_ms: float = 0.0,
+        log: bool = False,
+    ) -> None:
+        """Send each listener the new state from its own seat (events redacted for it)."""
+        viewer = game.session.viewer
+        for listener in list(game.listeners):
+            seat = listener.seat
+            mine = events if seat == viewer else game.session.game.events_for(seat, events)
+            message = game.state(seat, events=mine, remark=remark, think_ms=think_ms, log=log)
+            await listener.send(message)
+
+    async def sweep(self) -> None:
+        """Drop idle games from memory (releasing their leases) and renew the others."""
+        now = time.monotonic()
+        for game_id, game in list(self.games.items()):
+            if game.lock.locked():
+                continue
+            idle = not game.listeners and now - game.last_used > IDLE_SECONDS
+            if idle or (game.session.is_over and not game.listeners):
+                self.games.pop(game_id, None)
+                if not game.session.is_over:
+                    with contextlib.suppress(StoreError):
+                        await self.compute(game.session.release)
+            elif not game.session.is_over:
+                with contextlib.suppress(StoreError):
+                    await self.store_call(self.store.heartbeat, game_id, owner=self.owner)
+
+    async def run_sweeper(self, every: float = 60.0) -> None:
+        """`sweep` forever (a server task)."""
+        while True:
+            await asyncio.sleep(every)
+            with contextlib.suppress(Exception):
+                await self.sweep()
+
+    # --- after the game ----------------------------------------------------------------------
+
+    async def history(self, player: str | None) -> dict[str, Any]:
+        """Finished games and totals of one browser (by its key)."""
+        from fifteentwo.web.stats import history_json
+
+        hint = player_hash(player)
+        if not hint:
+            return {"games": [], "totals": [], "roles": {}}
+        rows = await self.store_call(self.store.finished_games, 200, owner_hint=hint)
+        totals = await self.store_call(self.store.totals, owner_hint=hint)
+        return history_json(rows, totals)
+
+    async def in_progress(self, player: str | None) -> list[dict[str, Any]]:
+        """Games in progress of one browser (ids and details; tokens stay in the browser)."""
+        hint = player_hash(player)
+        if not hint:
+            return []
+        saved = await self.store_call(self.store.list_games, owner_hint=hint)
+        return [g.to_json() for g in saved if g.meta.kind == KIND]
+
+    async def review(self, row_id: int, player: str | None) -> dict[str, Any]:
+        """The review of one finished game of this browser (computed once, then kept)."""
+        from fifteentwo.web.stats import review_json
+
+        hint = player_hash(player)
+        try:
+            row = await self.store_call(self.store.finished_game, row_id)
+        except (GameNotFound, StoreError):
+            raise Refused("no_game", "no such finished game") from None
+        if not hint or not hmac.compare_digest(str(row.get("owner_hint", "")), hint):
+            raise Refused("no_game", "no such finished game")
+        cached = self._reviews.get(row_id)
+        if cached is None:
+            cached = await self.compute(review_json, row)
+            if len(self._reviews) > 64:
+                self._reviews.pop(next(iter(self._reviews)))
+            self._reviews[row_id] = cached
+        return cached
+
+
+def _hints(coach: Coach, obs: Any) -> tuple[list[str], dict[str, Any] | None]:
+    """The coach's lines and its best choice (for the page to point at)."""
+    lines = coach.hint_lines(obs)
+    ranked = coach.ranking(obs) if obs.legal and obs.phase.value in ("discard", "play") else []
+    return lines, action_json(ranked[0].action) if ranked else None
+
+
+def _remark(coach: Coach, obs: Any, action: Action) -> str | None:
+    try:
+        return coach.remark(obs, action)
+    except FifteenTwoError:
+        return None
+
+
+async def gather_quietly(*tasks: Awaitable[Any]) -> None:
+    """Await tasks, ignoring their errors (closing connections)."""
+    await asyncio.gather(*tasks, return_exceptions=True)

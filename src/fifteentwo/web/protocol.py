@@ -1,0 +1,213 @@
+"""The WebSocket and HTTP message shapes, as pydantic models: every message a client sends is
+parsed by one of these before anything else looks at it (docs/web.md lists them all).
+
+Models are strict (no coercion, no unknown fields) and bounded (short strings, short lists), so a
+malformed or oversized message is refused whole with one error and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "VARIANTS",
+    "ActMessage",
+    "ClientMessage",
+    "HelloMessage",
+    "NewGameRequest",
+    "parse_client_message",
+]
+
+MAX_MESSAGE_BYTES: Final = 2048
+"""The largest client message accepted; every legal one is far smaller."""
+
+VARIANTS: Final = ("standard", "short", "five-card", "three-player", "four-player")
+"""The variants a web game offers: two players to 121 or 61, five-card, three, four (partners)."""
+
+CardName = Annotated[str, StringConstraints(min_length=2, max_length=3, pattern=r"^[0-9A-Za-z]+$")]
+Secret = Annotated[
+    str, StringConstraints(min_length=8, max_length=128, pattern=r"^[A-Za-z0-9_-]+$")
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class DiscardAction(_Strict):
+    """Lay these cards away to the crib."""
+
+    kind: Literal["discard"]
+    cards: list[CardName] = Field(min_length=1, max_length=3)
+
+
+class PlayAction(_Strict):
+    """Lay one card on the count."""
+
+    kind: Literal["play"]
+    card: CardName
+
+
+class GoAction(_Strict):
+    """Say go."""
+
+    kind: Literal["go"]
+
+
+class CutAction(_Strict):
+    """Cut the pack this many cards deep (when cutting by hand)."""
+
+    kind: Literal["cut"]
+    depth: int = Field(ge=0, le=52)
+
+
+class CountAction(_Strict):
+    """Claim a show total (when counting by hand)."""
+
+    kind: Literal["count"]
+    points: int = Field(ge=0, le=29)
+
+
+class MugginsAction(_Strict):
+    """Take (or leave) points the opponent failed to claim."""
+
+    kind: Literal["muggins"]
+    take: bool
+
+
+ActionModel = Annotated[
+    DiscardAction | PlayAction | GoAction | CutAction | CountAction | MugginsAction,
+    Field(discriminator="kind"),
+]
+
+
+class HelloMessage(_Strict):
+    """Join a game as its player: the first message on every connection."""
+
+    type: Literal["hello"]
+    game: Secret
+    token: Secret
+
+
+class ActMessage(_Strict):
+    """Make the pending decision. ``decision`` is the number the last state carried, so a
+    replayed or duplicated message (an older number) is refused."""
+
+    type: Literal["act"]
+    decision: int = Field(ge=0, le=100_000)
+    action: ActionModel
+
+
+class HintMessage(_Strict):
+    """Ask the coach for the best choices at the pending decision."""
+
+    type: Literal["hint"]
+
+
+class UndoMessage(_Strict):
+    """Take back your last decision (against the computer, where the game allows it)."""
+
+    type: Literal["undo"]
+    decision: int = Field(ge=0, le=100_000)
+
+
+class CoachMessage(_Strict):
+    """Turn the coach's remarks after each discard and play on or off."""
+
+    type: Literal["coach"]
+    on: bool
+
+
+class StateMessage(_Strict):
+    """Ask for the full current view again."""
+
+    type: Literal["state"]
+
+
+class PingMessage(_Strict):
+    """Keep-alive; answered with ``pong``."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    HelloMessage
+    | ActMessage
+    | HintMessage
+    | UndoMessage
+    | CoachMessage
+    | StateMessage
+    | PingMessage,
+    Field(discriminator="type"),
+]
+
+_CLIENT: Final[TypeAdapter[Any]] = TypeAdapter(ClientMessage)
+
+
+def parse_client_message(text: str) -> Any:
+    """One client message, validated; raises `pydantic.ValidationError` or `ValueError`."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
+        raise ValueError(f"message longer than {MAX_MESSAGE_BYTES} bytes")
+    return _CLIENT.validate_json(text)
+
+
+class NewGameRequest(_Strict):
+    """``POST /api/games``: the game to start."""
+
+    variant: Literal["standard", "short", "five-card", "three-player", "four-player"] = "standard"
+    level: Annotated[str, StringConstraints(min_length=1, max_length=20, pattern=r"^[a-z]+$")] = (
+        "expert"
+    )
+    manual_count: bool = False
+    """Count your own hands, with muggins: points you miss go to your opponent."""
+    coach: bool = False
+    cut: bool = False
+    """Cut the pack yourself (choose how deep) instead of at random."""
+    player: Secret | None = None
+    """The browser's own random key: games and history are listed per key."""
+
+
+# --- what the server sends (documented shapes; built by `web.games`) -----------------------------
+
+
+class ErrorMessage(_Strict):
+    """A refused message: nothing changed. ``code`` is one of docs/web.md's error codes."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+
+
+class ServerState(BaseModel):
+    """``state``: the full view of the player's seat (sent on hello, after every change)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["state"] = "state"
+    game: str
+    decision: int
+    view: dict[str, Any]
+    names: list[str]
+    levels: list[str]
+    variant: str
+    waiting: bool
+    can_undo: bool
+    coach: bool
+    pegs: dict[str, list[int]]
+    over: bool
+    finished: list[int]
+    log: list[dict[str, Any]] | None = None
+
+
+class ServerEvents(BaseModel):
+    """``events``: what happened since the last message, as the seat may see it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["events"] = "events"
+    events: list[dict[str, Any]]
+    remark: str | None = None
+    think_ms: float = 0.0

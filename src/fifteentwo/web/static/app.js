@@ -1,0 +1,780 @@
+// The browser game. The server is the referee: this page sends intentions and draws what the
+// server says (docs/web.md). It keeps no rules: legal moves, scores, counts and the words of
+// every count come from the server. Pages: #/ (new game), #/game/ID, #/history, #/review/ID.
+
+import { backElement, cardElement, cardName, cardShort } from "./cards.js";
+import { showHistory, showReview } from "./review.js";
+
+const $ = (id) => document.getElementById(id);
+const SPEEDS = { slow: 1.8, normal: 1, fast: 0.4, instant: 0 };
+const store = {
+  get(key, fallback) {
+    try { return JSON.parse(localStorage.getItem("ft." + key)) ?? fallback; } catch { return fallback; }
+  },
+  set(key, value) { localStorage.setItem("ft." + key, JSON.stringify(value)); },
+};
+
+export function playerKey() {
+  let key = store.get("player", null);
+  if (!key) {
+    const bytes = crypto.getRandomValues(new Uint8Array(18));
+    key = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    store.set("player", key);
+  }
+  return key;
+}
+
+export async function api(path, options = {}) {
+  const headers = { "x-player": playerKey(), ...(options.body ? { "content-type": "application/json" } : {}) };
+  const response = await fetch(path, { ...options, headers });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.message || response.statusText);
+  return data;
+}
+
+// --- animation timing -------------------------------------------------------------------------
+
+let speed = store.get("speed", "normal");
+function factor() { return SPEEDS[speed] ?? 1; }
+function pause(ms) {
+  const f = factor();
+  return f === 0 ? Promise.resolve() : new Promise((r) => setTimeout(r, ms * f));
+}
+function applySpeed() {
+  $("speed").value = speed;
+  document.documentElement.style.setProperty("--anim", String(factor()));
+}
+
+// --- the game connection ----------------------------------------------------------------------
+
+const game = {
+  id: null, token: null, ws: null, state: null, queue: Promise.resolve(), retry: 0,
+  selected: new Set(), busy: false, closing: false, names: [], focus: 0,
+};
+
+function tokens() { return store.get("games", {}); }
+function remember(id, token) { const t = tokens(); t[id] = token; store.set("games", t); }
+function forget(id) { const t = tokens(); delete t[id]; store.set("games", t); }
+
+function connect() {
+  if (game.ws) { game.closing = true; game.ws.close(); }
+  game.closing = false;
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  game.ws = ws;
+  ws.onopen = () => {
+    game.retry = 0;
+    ws.send(JSON.stringify({ type: "hello", game: game.id, token: game.token }));
+  };
+  ws.onmessage = (e) => {
+    const msg = JSON.parse(e.data);
+    game.queue = game.queue.then(() => receive(msg)).catch((err) => console.error(err));
+  };
+  ws.onclose = () => {
+    if (game.ws !== ws || game.closing) return;
+    $("conn").hidden = false;
+    const wait = Math.min(5000, 300 * 2 ** game.retry++);
+    setTimeout(() => { if (game.ws === ws && game.id) connect(); }, wait);
+  };
+}
+
+function send(message) {
+  if (game.ws && game.ws.readyState === WebSocket.OPEN) game.ws.send(JSON.stringify(message));
+}
+
+function act(action) {
+  if (!game.state || !game.state.waiting || game.busy) return;
+  game.busy = true;
+  $("hint-box").hidden = true;
+  send({ type: "act", decision: game.state.decision, action });
+  renderControls();
+}
+
+async function receive(msg) {
+  $("conn").hidden = true;
+  if (msg.type === "state") {
+    const first = !game.state;
+    if (msg.log) setLog(msg.log);
+    if (!first && msg.events.length) await animate(msg.events);
+    game.dealing = msg.events.some((e) => e.type === "dealt") && factor() > 0;
+    game.state = msg;
+    game.busy = false;
+    game.names = msg.names;
+    game.selected.clear();
+    if (msg.remark) { $("remark").textContent = msg.remark; $("remark").hidden = false; }
+    else if (msg.events.length) $("remark").hidden = true;
+    render();
+    if (msg.over) gameOver(msg);
+  } else if (msg.type === "hint") {
+    showHint(msg);
+  } else if (msg.type === "error") {
+    game.busy = false;
+    if (msg.code === "no_game") {
+      forget(game.id);
+      $("status-line").textContent = "This game is no longer in progress: it is finished or was abandoned. ";
+      const link = document.createElement("a");
+      link.href = "#/history";
+      link.textContent = "See the history";
+      $("status-line").append(link);
+      game.closing = true;
+      game.ws.close();
+      game.id = null;
+      return;
+    }
+    $("status-line").textContent = msg.message;
+    if (msg.code === "stale") send({ type: "state" });
+    renderControls();
+  }
+}
+
+// --- drawing the table ------------------------------------------------------------------------
+
+function seatName(seat) { return game.names[seat] ?? `seat ${seat + 1}`; }
+
+function sideOf(view, seat) { return view.partnerships ? seat % 2 : seat; }
+
+function render() {
+  const s = game.state;
+  if (!s) return;
+  const v = s.view;
+  $("page-game").dataset.phase = v.phase;
+  renderOpponents(v);
+  renderCentre(v.pile, v.count, v.starter, v);
+  renderBoard(s.pegs.front, s.pegs.back, v);
+  $("my-name").innerHTML = "";
+  const me = document.createElement("span");
+  me.textContent = `${seatName(v.seat)}`;
+  const score = document.createElement("span");
+  score.className = "score";
+  score.textContent = String(v.scores[v.side]);
+  score.setAttribute("aria-label", `score ${v.scores[v.side]}`);
+  $("my-name").append(me, score);
+  if (v.dealer === v.seat) $("my-name").append(" · dealer");
+  renderPlayed($("my-played"), v, v.seat);
+  renderHand();
+  renderControls();
+  $("coach-toggle").checked = s.coach;
+}
+
+function renderOpponents(v) {
+  const box = $("opponents");
+  box.innerHTML = "";
+  for (let i = 1; i < v.players; i++) {
+    const seat = (v.seat + i) % v.players;
+    const div = document.createElement("div");
+    div.className = "seat" + (v.to_move === seat ? " to-move" : "");
+    div.dataset.seat = seat;
+    const name = document.createElement("div");
+    name.className = "seat-name";
+    const side = sideOf(v, seat);
+    const partner = v.partnerships && side === v.side && seatName(seat) !== "Partner" ? " (partner)" : "";
+    name.innerHTML = "";
+    name.append(`${seatName(seat)}${partner}${v.dealer === seat ? " · dealer" : ""}`);
+    const score = document.createElement("span");
+    score.className = "score";
+    score.textContent = String(v.scores[side]);
+    name.append(score);
+    const backs = document.createElement("div");
+    backs.className = "backs";
+    backs.setAttribute("aria-label", `${seatName(seat)} holds ${v.hand_sizes[seat]} cards`);
+    for (let k = 0; k < v.hand_sizes[seat]; k++) backs.append(backElement({ small: true }));
+    const played = document.createElement("div");
+    played.className = "played";
+    renderPlayed(played, v, seat);
+    div.append(name, backs, played);
+    box.append(div);
+  }
+}
+
+function renderPlayed(box, v, seat) {
+  box.innerHTML = "";
+  const shown = v.shown.find(([s, crib]) => s === seat && !crib);
+  const cards = shown ? shown[2] : v.played.filter(([s]) => s === seat).map(([, c]) => c);
+  for (const c of cards) box.append(cardElement(c, { small: true }));
+  box.setAttribute("aria-label", `${seatName(seat)}: ${shown ? "hand shown" : "cards played"}`);
+}
+
+function renderCentre(pile, count, starter, v) {
+  const p = $("pile");
+  p.innerHTML = "";
+  for (const c of pile) p.append(cardElement(c));
+  $("count").textContent = String(count);
+  $("count").setAttribute("aria-label", `count ${count}`);
+  const st = $("starter");
+  st.innerHTML = "";
+  st.append(starter ? cardElement(starter, { small: true }) : backElement({ small: true, label: "the pack" }));
+  st.append(starter ? "starter" : "pack");
+  const crib = $("crib");
+  crib.innerHTML = "";
+  const shownCrib = v.shown.find(([, isCrib]) => isCrib);
+  const cribSize = v.phase === "discard" || v.phase === "deal" ? 0 : 4;
+  if (shownCrib) for (const c of shownCrib[2]) crib.append(cardElement(c, { small: true }));
+  else if (cribSize || v.discards.length) crib.append(backElement({ small: true, label: "the crib, face down" }));
+  crib.append(`${seatName(v.dealer)}'s crib`);
+}
+
+function renderBoard(fronts, backs, v) {
+  const target = v.target;
+  const perRow = target > 61 ? Math.ceil(target / 2) : target;
+  const rows = Math.ceil(target / perRow);
+  const sides = v.sides;
+  const laneH = 12, rowGap = 10, left = 66, width = 600, step = (width - left - 10) / perRow;
+  const height = rows * (sides * laneH + rowGap) + 4;
+  const colours = ["#e63946", "#f1faee", "#4cc9f0", "#ffd166"];
+  const svgNS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(svgNS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("role", "img");
+  const label = Array.from({ length: sides }, (_, i) => `${sideLabel(v, i)} ${fronts[i]}`).join(", ");
+  svg.setAttribute("aria-label", `pegboard: ${label}, to ${target}`);
+  const pos = (side, score) => {
+    if (score <= 0) return [left - 14, 2 + side * laneH + laneH / 2];
+    const k = Math.min(score, target) - 1;
+    const row = Math.floor(k / perRow), col = k % perRow;
+    const x = left + col * step + step / 2 + Math.floor(col / 5) * 0;
+    const y = 2 + row * (sides * laneH + rowGap) + side * laneH + laneH / 2;
+    return [x, y];
+  };
+  for (let side = 0; side < sides; side++) {
+    const t = document.createElementNS(svgNS, "text");
+    t.setAttribute("x", 2); t.setAttribute("y", 2 + side * laneH + laneH - 3);
+    t.setAttribute("class", "lane-label");
+    t.textContent = sideLabel(v, side).slice(0, 10);
+    svg.append(t);
+    for (let score = 1; score <= target; score++) {
+      const [x, y] = pos(side, score);
+      const h = document.createElementNS(svgNS, "circle");
+      h.setAttribute("cx", x); h.setAttribute("cy", y);
+      h.setAttribute("r", score % 5 === 0 ? 1.9 : 1.4);
+      h.setAttribute("class", "hole");
+      svg.append(h);
+    }
+  }
+  for (let side = 0; side < sides; side++) {
+    for (const [kind, score] of [["back", backs[side]], ["front", fronts[side]]]) {
+      const c = document.createElementNS(svgNS, "circle");
+      c.setAttribute("cx", 0); c.setAttribute("cy", 0); c.setAttribute("r", 4);
+      c.setAttribute("fill", colours[side % 4]);
+      c.setAttribute("class", `peg peg-${kind}`);
+      c.dataset.side = side; c.dataset.kind = kind;
+      const [x, y] = pos(side, score);
+      c.style.transform = `translate(${x}px, ${y}px)`;
+      svg.append(c);
+    }
+  }
+  svg.pegPos = pos;
+  const board = $("board");
+  board.innerHTML = "";
+  board.append(svg);
+  board.pegPos = pos;
+}
+
+function sideLabel(v, side) {
+  if (!v.partnerships) return seatName(side);
+  return side === v.side ? "Us" : "Them";
+}
+
+function movePeg(side, front, back) {
+  const pos = $("board").pegPos;
+  if (!pos) return;
+  for (const [kind, score] of [["back", back], ["front", front]]) {
+    const peg = $("board").querySelector(`.peg[data-side="${side}"][data-kind="${kind}"]`);
+    if (!peg) continue;
+    const [x, y] = pos(side, score);
+    peg.style.transform = `translate(${x}px, ${y}px)`;
+  }
+}
+
+function renderHand() {
+  const s = game.state;
+  const v = s.view;
+  const hand = $("hand");
+  hand.innerHTML = "";
+  const legal = v.legal;
+  const playable = new Set(legal.play || []);
+  v.hand.forEach((code, i) => {
+    const card = cardElement(code, { button: true });
+    card.dataset.index = i + 1;
+    if (game.selected.has(code)) card.classList.add("selected");
+    const canDiscard = s.waiting && legal.discard;
+    const canPlay = s.waiting && playable.has(code);
+    card.disabled = !(canDiscard || canPlay) || game.busy;
+    card.setAttribute("aria-pressed", game.selected.has(code) ? "true" : "false");
+    card.addEventListener("click", () => {
+      if (card.dataset.dragged) { delete card.dataset.dragged; return; }
+      chooseCard(code);
+    });
+    enableDrag(card, code);
+    if (game.dealing) {  // a new deal: the cards come in one by one
+      card.classList.add("enter");
+      card.style.animationDelay = `${i * 90 * factor()}ms`;
+    }
+    hand.append(card);
+  });
+  if (!v.hand.length && v.kept.length && v.phase !== "discard") {
+    for (const c of v.kept) hand.append(cardElement(c));
+  }
+}
+
+// Drag a card onto the table (the pile or the crib) to play it or lay it away; a short
+// movement is still a click. Pointer events, so it works with a finger as with a mouse.
+function enableDrag(card, code) {
+  card.addEventListener("pointerdown", (down) => {
+    if (card.disabled || down.button !== 0) return;
+    let moved = false;
+    card.setPointerCapture(down.pointerId);
+    const move = (ev) => {
+      const dx = ev.clientX - down.clientX, dy = ev.clientY - down.clientY;
+      if (!moved && Math.hypot(dx, dy) < 10) return;
+      moved = true;
+      card.classList.add("dragging");
+      card.style.transform = `translate(${dx}px, ${dy}px)`;
+    };
+    const up = (ev) => {
+      card.removeEventListener("pointermove", move);
+      card.removeEventListener("pointerup", up);
+      card.removeEventListener("pointercancel", up);
+      card.classList.remove("dragging");
+      card.style.transform = "";
+      if (!moved || ev.type === "pointercancel") return;
+      card.dataset.dragged = "1";  // the click that follows is not a second choice
+      card.style.visibility = "hidden";
+      const target = document.elementFromPoint(ev.clientX, ev.clientY);
+      card.style.visibility = "";
+      dropCard(code, target);
+    };
+    card.addEventListener("pointermove", move);
+    card.addEventListener("pointerup", up);
+    card.addEventListener("pointercancel", up);
+  });
+}
+
+function dropCard(code, target) {
+  const s = game.state;
+  if (!s || !s.waiting || game.busy || !target || !target.closest(".table-centre")) return;
+  const legal = s.view.legal;
+  if (legal.play && legal.play.includes(code)) {
+    act({ kind: "play", card: code });
+  } else if (legal.discard) {
+    if (!game.selected.has(code)) chooseCard(code);
+    if (game.selected.size === legal.discard) act({ kind: "discard", cards: [...game.selected] });
+  }
+}
+
+function chooseCard(code) {
+  game.dealing = false;
+  const s = game.state;
+  if (!s || !s.waiting || game.busy) return;
+  const legal = s.view.legal;
+  if (legal.discard) {
+    if (game.selected.has(code)) game.selected.delete(code);
+    else if (game.selected.size < legal.discard) game.selected.add(code);
+    renderHand();
+    renderControls();
+  } else if (legal.play && legal.play.includes(code)) {
+    act({ kind: "play", card: code });
+  }
+}
+
+function renderControls() {
+  const s = game.state;
+  if (!s) return;
+  const v = s.view, legal = v.legal;
+  const mine = s.waiting && !game.busy;
+  $("btn-discard").hidden = !(s.waiting && legal.discard);
+  $("btn-discard").disabled = !mine || game.selected.size !== legal.discard;
+  $("btn-go").hidden = !(s.waiting && legal.go);
+  $("btn-go").disabled = !mine;
+  $("count-box").hidden = !(s.waiting && legal.count);
+  $("muggins-box").hidden = !(s.waiting && legal.muggins);
+  $("cut-box").hidden = !(s.waiting && legal.cut);
+  if (legal.cut) {
+    $("cut-input").min = legal.cut[0]; $("cut-input").max = legal.cut[1];
+    if (!$("cut-input").value) $("cut-input").value = Math.round((legal.cut[0] + legal.cut[1]) / 2);
+  }
+  $("btn-hint").disabled = !mine || !(legal.discard || legal.play);
+  $("btn-undo").disabled = !s.can_undo || game.busy;
+  document.querySelector(".me").classList.toggle("to-move", s.waiting);
+  const page = $("page-game");
+  page.dataset.decision = String(s.decision);
+  page.dataset.ready = mine && !s.over ? "1" : "0";
+  page.dataset.over = s.over ? "1" : "0";
+  for (const b of document.querySelectorAll("#hand button.card")) {
+    const code = b.dataset.card;
+    b.disabled = !mine || !(legal.discard || (legal.play || []).includes(code));
+  }
+  let prompt = "";
+  if (s.over) prompt = "Game over.";
+  else if (game.busy) prompt = "…";
+  else if (s.waiting && legal.discard) {
+    const crib = v.dealer === v.seat ? "your" : `${seatName(v.dealer)}'s`;
+    prompt = `Lay away ${legal.discard} for ${crib} crib`;
+  } else if (s.waiting && legal.play) prompt = `Play a card (count ${v.count})`;
+  else if (s.waiting && legal.go) prompt = `No card fits: say go (count ${v.count})`;
+  else if (s.waiting && legal.count) {
+    const what = v.counting_crib ? "your crib" : "your hand";
+    prompt = `Count ${what}: ${v.to_count.map(cardShort).join(" ")} with ${cardShort(v.starter)}`;
+  } else if (s.waiting && legal.muggins) prompt = `Muggins: ${v.pending_claim} points were missed. Take them?`;
+  else if (s.waiting && legal.cut) prompt = "Cut the pack";
+  else if (!s.waiting) prompt = `Waiting for ${seatName(v.to_move ?? 0)}…`;
+  $("prompt").textContent = prompt;
+  $("status-line").textContent = statusText(v);
+  if (s.waiting && legal.count) renderCountCards(v);
+}
+
+function renderCountCards(v) {
+  const hand = $("hand");
+  hand.innerHTML = "";
+  for (const c of v.to_count) hand.append(cardElement(c));
+  const st = cardElement(v.starter);
+  st.classList.add("starter-card");
+  hand.append(st);
+}
+
+function statusText(v) {
+  const scores = Array.from({ length: v.sides }, (_, i) => `${sideLabel(v, i)} ${v.scores[i]}`);
+  return `${scores.join(" · ")} — to ${v.target} · ${v.phase}`;
+}
+
+// --- events, one at a time ----------------------------------------------------------------------
+
+function bubble(text, ms = 900) {
+  const b = $("bubble");
+  b.textContent = text;
+  b.classList.add("on");
+  return pause(ms).then(() => b.classList.remove("on"));
+}
+
+function log(text) {
+  if (!text) return;
+  const li = document.createElement("li");
+  li.textContent = text;
+  $("log").append(li);
+  $("log").scrollTop = $("log").scrollHeight;
+}
+
+function setLog(lines) {
+  $("log").innerHTML = "";
+  for (const line of lines) log(line);
+}
+
+async function animate(events) {
+  const prev = game.state.view;
+  const pile = [...prev.pile];
+  const fronts = [...game.state.pegs.front], backs = [...game.state.pegs.back];
+  for (const e of events) {
+    log(e.text);
+    if (factor() === 0 && e.type !== "hand_counted") continue;
+    switch (e.type) {
+      case "card_played": {
+        pile.push(e.card);
+        renderPileOnly(pile, e.count, e.seat === prev.seat);
+        await pause(450);
+        break;
+      }
+      case "go":
+        await bubble(`${seatName(e.seat)}: go`, 700);
+        break;
+      case "count_reset":
+        pile.length = 0;
+        await pause(350);
+        renderPileOnly(pile, 0, false);
+        break;
+      case "starter":
+        $("starter").innerHTML = "";
+        $("starter").append(cardElement(e.card, { small: true }), "starter");
+        $("starter").firstChild.classList.add("enter-top");
+        await pause(500);
+        break;
+      case "scored": {
+        backs[e.side] = fronts[e.side];
+        fronts[e.side] = e.score;
+        movePeg(e.side, fronts[e.side], backs[e.side]);
+        if (e.reason === "play") {
+          lightPile(e.items);
+          const words = e.items.map((i) => `${i.kind} ${i.points}`).join(", ");
+          await bubble(`${seatName(e.seat)}: ${words}`, 1100);
+          lightPile([]);
+        } else if (e.reason !== "hand" && e.reason !== "crib") {
+          await bubble(`${seatName(e.seat)}: ${e.points} ${e.reason}`, 900);
+        } else await pause(500);
+        break;
+      }
+      case "hand_counted":
+        await showCount(e);
+        break;
+      case "dealt":
+        await pause(300);
+        break;
+      case "discarded":
+        await pause(200);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+function renderPileOnly(pile, count, mine) {
+  const p = $("pile");
+  p.innerHTML = "";
+  pile.forEach((c, i) => {
+    const el = cardElement(c);
+    if (i === pile.length - 1) el.classList.add(mine ? "enter" : "enter-top");
+    p.append(el);
+  });
+  $("count").textContent = String(count);
+}
+
+function lightPile(items) {
+  const lit = new Set(items.flatMap((i) => i.cards));
+  for (const el of $("pile").querySelectorAll(".card")) el.classList.toggle("lit", lit.has(el.dataset.card));
+}
+
+// The show, hand by hand: each scoring combination lit in turn, the count said in words.
+async function showCount(e) {
+  const box = $("show");
+  const mine = game.state && e.seat === game.state.view.seat;
+  const owner = mine ? "Your" : `${seatName(e.seat)}'s`;
+  const whose = `${owner} ${e.crib ? "crib" : "hand"}`;
+  $("show-title").textContent = `${whose}: ${e.total}` + (e.claimed !== e.total ? ` (claimed ${e.claimed})` : "");
+  const cards = $("show-cards");
+  cards.innerHTML = "";
+  for (const c of e.cards) cards.append(cardElement(c));
+  const st = cardElement(e.starter);
+  st.classList.add("starter-card");
+  cards.append(st);
+  box.hidden = false;
+  const say = $("show-say");
+  say.textContent = "";
+  if (store.get("speak", false) && "speechSynthesis" in window && e.items.length) {
+    speechSynthesis.speak(new SpeechSynthesisUtterance(e.say));
+  }
+  let running = 0;
+  const instant = factor() === 0;
+  if (!instant) {
+    const words = e.say.split(", ");
+    e.items.forEach((item, i) => { item.upto = Math.ceil(((i + 1) * words.length) / e.items.length); });
+    for (const item of e.items) {
+      running += item.points;
+      const lit = new Set(item.cards);
+      for (const el of cards.querySelectorAll(".card")) el.classList.toggle("lit", lit.has(el.dataset.card));
+      say.textContent = words.slice(0, item.upto).join(", ");
+      say.dataset.running = String(running);
+      await pause(900);
+    }
+    for (const el of cards.querySelectorAll(".card")) el.classList.remove("lit");
+  }
+  say.textContent = e.total ? e.say : "nineteen (nothing)";
+  if (e.claimed !== e.total) say.textContent += ` — ${e.total}, claimed ${e.claimed}`;
+  if (instant) { await Promise.resolve(); box.hidden = true; return; }
+  await new Promise((resolve) => {
+    const next = $("show-next");
+    const done = () => { clearTimeout(timer); next.onclick = null; resolve(); };
+    next.onclick = done;
+    const timer = setTimeout(done, 1800 * factor() + 600);
+    next.focus();
+  });
+  box.hidden = true;
+}
+
+function showHint(msg) {
+  const box = $("hint-box");
+  box.hidden = false;
+  box.innerHTML = "";
+  const title = document.createElement("strong");
+  title.textContent = "Coach: ";
+  box.append(title);
+  const ol = document.createElement("ol");
+  for (const line of msg.lines) {
+    const li = document.createElement("li");
+    li.textContent = line.replace(/^\d+\.\s*/, "");
+    ol.append(li);
+  }
+  box.append(ol);
+  const best = msg.best;
+  const cards = best ? (best.cards || (best.card ? [best.card] : [])) : [];
+  for (const b of document.querySelectorAll("#hand button.card")) {
+    b.classList.toggle("best", cards.includes(b.dataset.card));
+  }
+}
+
+function gameOver(s) {
+  const v = s.view;
+  const mineWon = v.scores[v.side] >= v.target;
+  $("over-title").textContent = mineWon ? "You win!" : "You lose";
+  const scores = Array.from({ length: v.sides }, (_, i) => `${sideLabel(v, i)} ${v.scores[i]}`);
+  $("over-text").textContent = scores.join(", ");
+  const review = $("over-review");
+  if (s.finished.length) { review.href = `#/review/${s.finished[s.finished.length - 1]}`; review.hidden = false; }
+  else review.hidden = true;
+  $("over").hidden = false;
+  forget(game.id);
+}
+
+// --- controls and keys --------------------------------------------------------------------------
+
+function bindControls() {
+  $("btn-discard").onclick = () => {
+    if (game.state && game.selected.size === game.state.view.legal.discard) {
+      act({ kind: "discard", cards: [...game.selected] });
+    }
+  };
+  $("btn-go").onclick = () => act({ kind: "go" });
+  $("btn-count").onclick = () => {
+    const n = Number.parseInt($("count-input").value, 10);
+    if (Number.isInteger(n)) { act({ kind: "count", points: n }); $("count-input").value = ""; }
+  };
+  $("count-input").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); $("btn-count").click(); } });
+  $("btn-muggins-take").onclick = () => act({ kind: "muggins", take: true });
+  $("btn-muggins-leave").onclick = () => act({ kind: "muggins", take: false });
+  $("btn-cut").onclick = () => {
+    const n = Number.parseInt($("cut-input").value, 10);
+    if (Number.isInteger(n)) act({ kind: "cut", depth: n });
+  };
+  $("btn-hint").onclick = () => send({ type: "hint" });
+  $("btn-undo").onclick = () => {
+    if (game.state) { game.busy = true; send({ type: "undo", decision: game.state.decision }); }
+  };
+  $("coach-toggle").onchange = (e) => send({ type: "coach", on: e.target.checked });
+  $("speak").checked = store.get("speak", false);
+  $("speak").onchange = (e) => store.set("speak", e.target.checked);
+  $("speed").onchange = (e) => { speed = e.target.value; store.set("speed", speed); applySpeed(); };
+  document.addEventListener("keydown", onKey);
+}
+
+function onKey(e) {
+  if ($("page-game").hidden || !game.state) return;
+  const target = e.target;
+  if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
+  const cards = [...document.querySelectorAll("#hand button.card")];
+  if (/^[1-9]$/.test(e.key)) {
+    const card = cards[Number(e.key) - 1];
+    if (card && !card.disabled) { chooseCard(card.dataset.card); game.focus = Number(e.key) - 1; focusCard(); }
+    e.preventDefault();
+  } else if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+    if (!cards.length) return;
+    game.focus = (game.focus + (e.key === "ArrowRight" ? 1 : cards.length - 1)) % cards.length;
+    focusCard();
+    e.preventDefault();
+  } else if (e.key === "Enter") {
+    if (!$("show").hidden) { $("show-next").click(); e.preventDefault(); return; }
+    const legal = game.state.view.legal;
+    if (legal.discard && game.selected.size === legal.discard) { $("btn-discard").click(); e.preventDefault(); }
+    else if (legal.go && !legal.play) { $("btn-go").click(); e.preventDefault(); }
+    else if (target instanceof HTMLButtonElement) return;
+    else if (cards[game.focus] && !cards[game.focus].disabled) { cards[game.focus].click(); e.preventDefault(); }
+  } else if (e.key === "g" || e.key === "G") {
+    if (!$("btn-go").hidden) $("btn-go").click();
+  } else if (e.key === "h" || e.key === "H") {
+    if (!$("btn-hint").disabled) $("btn-hint").click();
+  } else if (e.key === "u" || e.key === "U") {
+    if (!$("btn-undo").disabled) $("btn-undo").click();
+  }
+}
+
+function focusCard() {
+  const cards = [...document.querySelectorAll("#hand button.card")];
+  if (cards[game.focus]) cards[game.focus].focus();
+}
+
+// --- pages -------------------------------------------------------------------------------------
+
+function showPage(name) {
+  for (const page of document.querySelectorAll(".page")) page.hidden = page.id !== `page-${name}`;
+}
+
+async function homePage() {
+  showPage("home");
+  leaveGame();
+  const options = await api("/api/options");
+  const variant = $("opt-variant"), level = $("opt-level");
+  if (!variant.options.length) {
+    for (const v of options.variants) variant.append(new Option(v.label, v.name));
+    for (const l of options.levels) level.append(new Option(l, l, false, l === options.default_level));
+    const saved = store.get("options", null);
+    if (saved) {
+      variant.value = saved.variant; level.value = saved.level; $("opt-count").value = saved.count;
+      $("opt-coach").checked = saved.coach; $("opt-cut").checked = saved.cut;
+    }
+  }
+  const known = tokens();
+  const games = (await api("/api/games")).games.filter((g) => known[g.id]);
+  $("resume-box").hidden = !games.length;
+  const list = $("resume-list");
+  list.innerHTML = "";
+  for (const g of games) {
+    const li = document.createElement("li");
+    li.textContent = `${g.variant} against ${g.opponent}: ${g.scores.join("–")}`;
+    const a = document.createElement("a");
+    a.className = "button primary";
+    a.href = `#/game/${g.id}`;
+    a.textContent = "Resume";
+    a.setAttribute("aria-label", `resume ${g.variant} against ${g.opponent}`);
+    li.append(a);
+    list.append(li);
+  }
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  $("new-error").textContent = "";
+  const body = {
+    variant: $("opt-variant").value, level: $("opt-level").value,
+    manual_count: $("opt-count").value === "manual", coach: $("opt-coach").checked,
+    cut: $("opt-cut").checked, player: playerKey(),
+  };
+  store.set("options", { variant: body.variant, level: body.level, count: $("opt-count").value,
+    coach: body.coach, cut: body.cut });
+  try {
+    const made = await api("/api/games", { method: "POST", body: JSON.stringify(body) });
+    remember(made.game, made.token);
+    location.hash = `#/game/${made.game}`;
+  } catch (err) {
+    $("new-error").textContent = err.message;
+  }
+}
+
+function gamePage(id) {
+  const token = tokens()[id];
+  showPage("game");
+  if (!token) { $("status-line").textContent = "This browser does not hold that game."; return; }
+  if (game.id === id && game.ws) return;
+  leaveGame();
+  Object.assign(game, { id, token, state: null, busy: false, queue: Promise.resolve(), retry: 0 });
+  store.set("current", id);
+  $("over").hidden = true; $("show").hidden = true; $("hint-box").hidden = true; $("remark").hidden = true;
+  $("log").innerHTML = "";
+  connect();
+}
+
+function leaveGame() {
+  if (game.ws) { game.closing = true; game.ws.close(); }
+  game.ws = null; game.id = null; game.state = null;
+}
+
+async function route() {
+  const hash = location.hash || "#/";
+  const parts = hash.slice(2).split("/");
+  try {
+    if (parts[0] === "game" && parts[1]) gamePage(parts[1]);
+    else if (parts[0] === "history") { leaveGame(); showPage("history"); await showHistory($("history-body"), api); }
+    else if (parts[0] === "review" && parts[1]) { leaveGame(); showPage("review"); await showReview($("review-body"), api, parts[1]); }
+    else await homePage();
+  } catch (err) {
+    console.error(err);
+  }
+}
+
+function start() {
+  applySpeed();
+  bindControls();
+  $("new-game").addEventListener("submit", startGame);
+  window.addEventListener("hashchange", route);
+  const path = location.pathname;
+  if (path.startsWith("/review/")) location.hash = `#/review/${path.split("/")[2]}`;
+  else if (path === "/history") location.hash = "#/history";
+  route();
+}
+
+start();
+export { cardName };
