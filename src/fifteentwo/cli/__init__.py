@@ -17,7 +17,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from fifteentwo import __version__
 from fifteentwo.errors import FifteenTwoError
@@ -38,6 +38,11 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """Print help and version text, letting a failed write be seen (argparse hides it)."""
+        if message:
+            (file or sys.stderr).write(message)
 
 
 def build_parser() -> Parser:
@@ -154,8 +159,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ensure_std_streams()
     try:
         code = _run(argv)
-    except SystemExit:  # --help and --version print, then exit 0: flush where it is safe
-        _flush_stdout()
+    except SystemExit as exc:
+        if isinstance(exc.__context__, BrokenPipeError):  # Rich's exit on a closed pipe
+            _silence_stdout()
+            return 0
+        flushed = _flush_stdout()  # --help and --version print, then exit 0
+        if flushed is not None:
+            return flushed
         raise
     except KeyboardInterrupt:
         _stderr_line("")
