@@ -301,3 +301,11 @@ def test_bounded_numbers_say_what_is_allowed(files: Path) -> None:
     ):
         code, _, err = check(args)
         assert code == 2 and message in err, (args, err)
+
+
+def test_the_calculator_reads_a_bounded_line() -> None:
+    """``cribbage score < /dev/zero``: an endless line is one error, not all of memory."""
+    code, _, err = check(["score"], "5" * 50_000)
+    assert code == 2 and "longer than" in err
+    code, out, err = check(["score"], "5h 5c 5s jd 5d\n", lines_allowed=1)
+    assert code == 0 and "29" in out and not err

@@ -103,6 +103,17 @@ def test_output_never_lands_in_a_file_opened_on_the_closed_descriptor(tmp_path: 
     assert len(lines) == 2 and all(line.startswith('{"format"') for line in lines)
 
 
+def test_a_closed_stdin_is_the_end_of_input() -> None:
+    done = subprocess.run(
+        ["sh", "-c", 'exec "$0" "$@" <&-', CRIBBAGE, "score"],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == 0 and done.stderr == ""
+
+
 def _maps(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/maps").read_text()

@@ -133,6 +133,8 @@ def ensure_std_streams() -> None:
             if opened != fd:
                 os.dup2(opened, fd)
                 os.close(opened)
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (for the process)
     if sys.stdout is None:
         sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (for the process)
     if sys.stderr is None:
