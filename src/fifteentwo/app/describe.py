@@ -37,10 +37,10 @@ NAME_LIMIT = 60
 
 
 def safe_text(text: object, limit: int = NAME_LIMIT) -> str:
-    """Untrusted text (a player's name, anything read from a file) as plain, printable text.
+    r"""Untrusted text (a player's name, anything read from a file) as plain, printable text.
 
     Control and format characters (ANSI escape sequences, newlines, bidirectional overrides) are
-    shown as their escapes (``\\x1b``) so they never reach the terminal raw, and the text is cut
+    shown as their escapes (``\x1b``) so they never reach the terminal raw, and the text is cut
     to ``limit`` characters, so a name of megabytes costs no more to show than a short one. Rich
     markup is *not* escaped here (this text also goes to plain output): a front-end printing
     through Rich passes it through `rich.markup.escape` or a `rich.text.Text`.
