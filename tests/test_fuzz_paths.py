@@ -180,9 +180,10 @@ def test_review_plot_is_written_atomically(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     record = tmp_path / "game.jsonl"
     game = play_game(find_rules("standard"), [GreedyPlayer(1), GreedyPlayer(2)], seed=1)
-    record.write_text(dumps(game_record(game)) + "\n")
-    code, out, _ = check(["review", str(record), "--no-plays", "--plot", str(tmp_path / "g.svg")])
-    assert code == 0 and "graph saved" in out
+    names = ["$x^2$ \\frac{", "\u4e00😀\x1b[31m"]  # mathtext, a glyph the font lacks, control
+    record.write_text(dumps(game_record(game, names)) + "\n")
+    code, out, err = check(["review", str(record), "--no-plays", "--plot", str(tmp_path / "g.svg")])
+    assert code == 0 and "graph saved" in out and not err  # no matplotlib warning either
     assert (tmp_path / "g.svg").read_bytes().lstrip().startswith(b"<?xml")
     code, _, err = check(["review", str(record), "--no-plays", "--plot", str(tmp_path / "g.txt")])
     assert code == 2 and "--plot saves .png or .svg" in err

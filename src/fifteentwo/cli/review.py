@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -216,18 +217,23 @@ def save_plot(review: GameReview, path: Path) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise FifteenTwoError("--plot needs matplotlib: pip install 'fifteentwo[plot]'") from None
-    # Names are drawn as text, not mathtext: a "$" in a name must not be parsed.
+    # Names are drawn as text, not mathtext: a "$" in a name must not be parsed. A character the
+    # font lacks (from a name) is drawn as a box, without matplotlib's warning on stderr.
     names = [safe_text(name).replace("$", r"\$") for name in review.players]
-    fig, ax = plt.subplots(figsize=(8, 3.5))
-    xs = list(range(len(review.win_curve)))
-    ax.plot(xs, [100 * p.p_seat0 for p in review.win_curve], marker="o")
-    ax.axhline(50, color="grey", linewidth=0.5)
-    ax.set_ylim(0, 100)
-    ax.set_xticks(xs, [p.label for p in review.win_curve], rotation=45, ha="right", fontsize=7)
-    ax.set_ylabel(f"P({names[0]} wins) %")
-    ax.set_title(" vs ".join(names))
-    fig.tight_layout()
-    try:
-        write_atomically(path, lambda fh: fig.savefig(fh, format=path.suffix.lower()[1:]), "--plot")
-    finally:
-        plt.close(fig)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fig, ax = plt.subplots(figsize=(8, 3.5))
+        try:
+            xs = list(range(len(review.win_curve)))
+            ax.plot(xs, [100 * p.p_seat0 for p in review.win_curve], marker="o")
+            ax.axhline(50, color="grey", linewidth=0.5)
+            ax.set_ylim(0, 100)
+            labels = [p.label for p in review.win_curve]
+            ax.set_xticks(xs, labels, rotation=45, ha="right", fontsize=7)
+            ax.set_ylabel(f"P({names[0]} wins) %")
+            ax.set_title(" vs ".join(names))
+            fig.tight_layout()
+            suffix = path.suffix.lower()[1:]
+            write_atomically(path, lambda fh: fig.savefig(fh, format=suffix), "--plot")
+        finally:
+            plt.close(fig)
