@@ -266,8 +266,7 @@ def test_a_fifo_a_device_and_a_directory_are_refused_at_once(tmp_path: Path) -> 
 
 
 def test_long_names_and_unknown_rules_fields() -> None:
-    with pytest.raises(RecordError, match="a name of 10000000 characters"):
-        check_record(_replace(RECORD, ("players", 0), "x" * 10_000_000))
+    assert check_record(_replace(RECORD, ("players", 0), "x" * 10_000_000))  # long, but text
     with pytest.raises(RecordError, match="not valid text"):
         check_record(_replace(RECORD, ("players", 0), "\ud800"))
     with pytest.raises(RecordError, match="not a rules field"):

@@ -52,7 +52,6 @@ __all__ = [
     "FORMAT",
     "MAX_INT_DIGITS",
     "MAX_LINE_BYTES",
-    "MAX_NAME_CHARS",
     "check_record",
     "dumps",
     "game_record",
@@ -236,9 +235,6 @@ a longer line is refused after reading this much, so a huge or endless file neve
 MAX_INT_DIGITS: Final = 400
 """The most digits an integer in a record may have: seeds of any size a person would use fit;
 thousands of digits (Python refuses to convert past 4,300 anyway) are refused as bad input."""
-
-MAX_NAME_CHARS: Final = 1000
-"""The longest player name a record may carry; names are shown shortened anyway."""
 
 
 def _parse_int(text: str) -> int:
@@ -567,8 +563,6 @@ def check_record(record: object) -> dict[str, Any]:
     if players is not None:
         for i, name in enumerate(_list(players, "players", 4)):
             _need(type(name) is str, f"players[{i}]", "a name", name)
-            if len(name) > MAX_NAME_CHARS:
-                raise RecordError(f"players[{i}]: a name of {len(name)} characters")
             try:
                 name.encode("utf-8")
             except UnicodeEncodeError:
