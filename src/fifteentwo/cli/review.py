@@ -65,7 +65,7 @@ def load_record(args: argparse.Namespace) -> dict[str, Any]:
     index = args.index
     if not -MAX_INDEX <= index <= MAX_INDEX:
         raise UsageError(f"--index must be between {-MAX_INDEX} and {MAX_INDEX}, not {index}")
-    if args.game is not None and (os.path.lexists(args.game) or not args.game.isdigit()):
+    if args.game is not None and os.path.lexists(args.game):
         path = input_path(args.game, "GAME")
         record, count = pick_record(path, index)
         if count == 0:
