@@ -214,7 +214,16 @@ def test_replay_names_what_does_not_fit() -> None:
     record = game_record(finished("standard", 5))
     cases = [
         (lambda r: r.update(format="fifteentwo-record/0"), "unknown record format"),
-        (lambda r: r["deals"][1]["play"].__setitem__(0, [9, "AS"]), "deal 2, play #1: it is seat"),
+        (
+            lambda r: r["deals"][1]["play"].__setitem__(0, [9, "AS"]),
+            "deal 2 play #1: 9 is not between",
+        ),
+        (
+            lambda r: r["deals"][1]["play"].__setitem__(
+                0, [2 - r["deals"][1]["play"][0][0] - 1, "AS"]
+            ),
+            "deal 2, play #1: it is seat",
+        ),
         (lambda r: r["deals"][0]["hands"][0].__setitem__(0, "XX"), "deal 1: not a card: 'XX'"),
         (lambda r: r["deals"][0]["discards"][0].pop(), "deal 1, seat .'s discard"),
         (lambda r: r["deals"][2].update(starter="ZZ"), "the starter: not a card"),
@@ -222,7 +231,7 @@ def test_replay_names_what_does_not_fit() -> None:
         (lambda r: r["games"][0].update(skunk=2), "'games' do not match"),
         (lambda r: r.update(final=None), "'final' do not match"),
         (lambda r: r["rules"].update(players=5), "bad record: players must be"),
-        (lambda r: r.pop("deals"), "bad record"),
+        (lambda r: r.pop("deals"), "deals: expected a list"),
     ]
     for change, message in cases:
         with pytest.raises(RecordError, match=message):

@@ -10,11 +10,14 @@ docs/records.md.
 from __future__ import annotations
 
 import json
+import math
 import os
+import stat
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import IO, Any, Final
 
 from fifteentwo.actions import (
     CHANCE,
@@ -47,9 +50,14 @@ from fifteentwo.rules import Rules
 
 __all__ = [
     "FORMAT",
+    "MAX_INT_DIGITS",
+    "MAX_LINE_BYTES",
+    "check_record",
     "dumps",
     "game_record",
+    "iter_records",
     "loads",
+    "pick_record",
     "read_records",
     "replay",
     "write_records",
@@ -218,48 +226,449 @@ def dumps(record: dict[str, Any]) -> str:
     return json.dumps(record, separators=(",", ":"))
 
 
-def loads(line: str) -> dict[str, Any]:
-    """Parse one record line; check its format tag."""
+# --- reading untrusted text -----------------------------------------------------------------------
+
+MAX_LINE_BYTES: Final = 16 * 1024 * 1024
+"""The longest record line read (a 121-point game is about 8 KB, a long match well under 1 MB):
+a longer line is refused after reading this much, so a huge or endless file never fills memory."""
+
+MAX_INT_DIGITS: Final = 400
+"""The most digits an integer in a record may have: seeds of any size a person would use fit;
+thousands of digits (Python refuses to convert past 4,300 anyway) are refused as bad input."""
+
+
+def _parse_int(text: str) -> int:
+    if len(text) > MAX_INT_DIGITS:
+        raise RecordError(f"an integer of {len(text)} digits (at most {MAX_INT_DIGITS})")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise RecordError(f"a number too large to hold: {_clip(text)}")
+    return value
+
+
+def _parse_constant(text: str) -> float:
+    raise RecordError(f"{text} is not a number a record can hold")
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    """Untrusted text for an error message: repr (control characters escaped), shortened."""
+    shown = repr(text[: limit + 1])
+    return shown if len(text) <= limit else shown[:-1] + "..." + shown[-1]
+
+
+def _path_text(path: str | os.PathLike[str]) -> str:
+    """A file name for a message: control characters escaped, no quotes, shortened."""
+    text = os.fspath(path)
+    shown = repr(text[:200])[1:-1]
+    return shown if len(text) <= 200 else shown + "..."
+
+
+def loads(line: str | bytes) -> dict[str, Any]:
+    """Parse one record line (text or UTF-8 bytes, a byte-order mark allowed); check its tag.
+
+    Anything wrong with the text (invalid UTF-8, NaN or infinite numbers, integers of thousands of
+    digits, nesting too deep to parse) raises `RecordError`; `check_record` then checks the types.
+    """
+    if isinstance(line, bytes | bytearray):
+        try:
+            line = bytes(line).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"not UTF-8 text (byte {exc.start + 1})") from None
+    line = line.removeprefix("\ufeff")
     try:
-        record = json.loads(line)
+        record = json.loads(
+            line,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+            parse_constant=_parse_constant,
+        )
+    except RecordError as exc:
+        raise RecordError(f"not a JSON record: {exc}") from None
     except json.JSONDecodeError as exc:
         raise RecordError(f"not a JSON record: {exc}") from None
+    except RecursionError:
+        raise RecordError("not a JSON record: nested too deeply") from None
+    except (ValueError, MemoryError) as exc:
+        raise RecordError(f"not a JSON record: {type(exc).__name__}") from None
     if not isinstance(record, dict):
         raise RecordError("a record is a JSON object")
     if record.get("format") != FORMAT:
-        raise RecordError(f"unknown record format {record.get('format')!r}; expected {FORMAT!r}")
+        raise RecordError(
+            f"unknown record format {_clip(str(record.get('format')))}; expected {FORMAT!r}"
+        )
     return record
 
 
+def _open_regular(path: str | os.PathLike[str]) -> IO[bytes]:
+    """Open a file for reading only if it is a regular file.
+
+    Opened without blocking and checked on the open descriptor: a FIFO (which would wait for a
+    writer forever), a device (``/dev/zero`` never ends), or a directory is refused with
+    `RecordError` instead.
+    """
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise RecordError(f"cannot read {_path_text(path)}: {exc.strerror}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise RecordError(f"{_path_text(path)} is {_kind(mode)}, not a record file")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _kind(mode: int) -> str:
+    """What a non-regular file is, for a message."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def iter_records(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
+    """The records of a JSON Lines file, one at a time, each checked by `loads` and `check_record`.
+
+    Lines are read with a cap (`MAX_LINE_BYTES`), so memory stays bounded whatever the file
+    holds; a bad line raises `RecordError` naming its number. Blank lines are skipped.
+    """
+    name = _path_text(path)
+    with _open_regular(path) as fh:
+        number = 0
+        while True:
+            number += 1
+            try:
+                line = fh.readline(MAX_LINE_BYTES + 1)
+            except OSError as exc:
+                raise RecordError(f"cannot read {name}: {exc.strerror}") from None
+            if not line:
+                return
+            if len(line) > MAX_LINE_BYTES:
+                raise RecordError(
+                    f"{name}, line {number}: longer than {MAX_LINE_BYTES // (1024 * 1024)} MB"
+                )
+            if not line.strip():
+                continue
+            try:
+                record = loads(line)
+                check_record(record)
+            except RecordError as exc:
+                raise RecordError(f"{name}, line {number}: {exc}") from None
+            yield record
+
+
+def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """All records of a JSON Lines file (see `iter_records`); a bad line raises `RecordError`."""
+    return list(iter_records(path))
+
+
+def pick_record(path: str | os.PathLike[str], index: int) -> tuple[dict[str, Any] | None, int]:
+    """The record at ``index`` (negative from the end, as in a list) and how many were read.
+
+    Holds at most ``abs(index)`` records at once, so the last game of a long arena file is found
+    without loading the whole file. Gives None when the index is out of range (the count then is
+    the file's number of records).
+    """
+    if index >= 0:
+        count = 0
+        for count, record in enumerate(iter_records(path), 1):
+            if count == index + 1:
+                return record, count
+        return None, count
+    last: deque[dict[str, Any]] = deque(maxlen=-index)
+    count = 0
+    for record in iter_records(path):
+        last.append(record)
+        count += 1
+    return (last[0], count) if len(last) == -index else (None, count)
+
+
 def write_records(path: str | os.PathLike[str], records: Iterable[dict[str, Any]]) -> None:
-    """Write records to a JSON Lines file atomically (a crash never leaves half a file)."""
-    target = Path(path)
+    """Write records to a JSON Lines file atomically (a crash never leaves half a file).
+
+    The records go to a temporary file beside the target, which then replaces the target only
+    if the target is a regular file or missing: a directory, device, FIFO or socket (or a symlink
+    to one) is never replaced (`RecordError`). A symlink to a regular file writes the file it
+    points to and keeps the link.
+    """
+    target = _writable_target(Path(path))
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, file_mode(target))
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             for record in records:
                 fh.write(dumps(record) + "\n")
             fh.flush()
             os.fsync(fh.fileno())
+        _writable_target(target)  # checked again: it may have changed while we wrote
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
-def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """All records of a JSON Lines file; a bad line raises `RecordError` naming its number."""
-    records = []
-    with open(path, encoding="utf-8") as fh:
-        for number, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
+def file_mode(target: Path) -> int:
+    """The permissions a replacement of ``target`` gets: the old file's, or the umask's for a new
+    file (a temporary file is created private, 0600)."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _writable_target(target: Path) -> Path:
+    """``target`` (a symlink resolved) if it is a regular file or missing, else `RecordError`."""
+    if target.is_symlink():
+        target = Path(os.path.realpath(target))
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        return target
+    except OSError as exc:
+        raise RecordError(f"cannot write {_path_text(target)}: {exc.strerror}") from None
+    if not stat.S_ISREG(mode):
+        raise RecordError(f"{_path_text(target)} is {_kind(mode)}; it is never replaced")
+    return target
+
+
+# --- checking a record's shape --------------------------------------------------------------------
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int  # bool is an int subclass: `true` is not a seat or a score
+
+
+def _need(ok: bool, where: str, what: str, value: object) -> None:
+    if not ok:
+        shown = _clip(value) if isinstance(value, str) else type(value).__name__
+        if isinstance(value, int):
+            shown = _show_int(value)
+        raise RecordError(f"{where}: expected {what}, got {shown}")
+
+
+def _show_int(value: int) -> str:
+    """An integer for a message (one of thousands of digits cannot even be converted)."""
+    if type(value) is bool:
+        return "true" if value else "false"
+    if abs(value) < 10**30:
+        return str(value)
+    return f"an integer of {value.bit_length()} bits"
+
+
+def _int_in(value: object, where: str, low: int, high: int) -> None:
+    _need(_is_int(value), where, "an integer", value)
+    assert isinstance(value, int)
+    if not low <= value <= high:
+        raise RecordError(f"{where}: {_show_int(value)} is not between {low} and {high}")
+
+
+def _list(value: object, where: str, most: int = 100_000) -> list[Any]:
+    _need(type(value) is list, where, "a list", value)
+    assert isinstance(value, list)
+    if len(value) > most:
+        raise RecordError(f"{where}: {len(value)} items, at most {most}")
+    return value
+
+
+def _dict(value: object, where: str) -> dict[str, Any]:
+    _need(type(value) is dict, where, "an object", value)
+    assert isinstance(value, dict)
+    return value
+
+
+def _card_text(value: object, where: str) -> None:
+    _need(type(value) is str and len(value) <= 20, where, "a card", value)
+
+
+def _cards_list(value: object, where: str) -> None:
+    for card in _list(value, where, 52):
+        if type(card) is not str or len(card) > 20:
+            _card_text(card, where)
+
+
+_SCORE_MAX: Final = 100_000
+"""Bigger than any score, count or claim a game can reach (targets stop at 1000)."""
+
+
+def _is_seat(value: object) -> bool:
+    return type(value) is int and 0 <= value <= 3
+
+
+def _is_score(value: object) -> bool:
+    return type(value) is int and 0 <= value <= _SCORE_MAX
+
+
+def _is_play_entry(entry: Any) -> bool:
+    return (
+        type(entry) is list
+        and len(entry) == 2
+        and _is_seat(entry[0])
+        and type(entry[1]) is str
+        and len(entry[1]) <= 20
+    )
+
+
+def _is_count(item: Any) -> bool:
+    return (
+        type(item) is dict
+        and _is_seat(item.get("seat"))
+        and type(item.get("crib")) is bool
+        and _is_score(item.get("total"))
+        and _is_score(item.get("claimed"))
+    )
+
+
+def _is_point(item: Any) -> bool:
+    return (
+        type(item) is dict
+        and _is_seat(item.get("seat"))
+        and _is_score(item.get("points"))
+        and _is_score(item.get("score"))
+        and type(item.get("reason")) is str
+    )
+
+
+def _seat(value: object, where: str) -> None:
+    _int_in(value, where, 0, 3)
+
+
+def check_record(record: object) -> dict[str, Any]:
+    """Check every value of a record has the type docs/records.md gives it; return the record.
+
+    Types are compared exactly (``true`` is not an integer, ``1.0`` not a seat), so a record
+    that only *compares* equal to what the engine makes is refused here rather than accepted by
+    `replay`'s comparison. Raises `RecordError` naming the key.
+    """
+    rec = _dict(record, "record")
+    if rec.get("format") != FORMAT:
+        raise RecordError(f"unknown record format {_clip(str(rec.get('format')))}")
+    _check_rules(rec.get("rules"))
+    players = rec.get("players")
+    if players is not None:
+        for i, name in enumerate(_list(players, "players", 4)):
+            _need(type(name) is str, f"players[{i}]", "a name", name)
             try:
-                records.append(loads(line))
-            except RecordError as exc:
-                raise RecordError(f"{path}, line {number}: {exc}") from None
-    return records
+                name.encode("utf-8")
+            except UnicodeEncodeError:
+                raise RecordError(f"players[{i}]: not valid text") from None
+    _need(_is_int(rec.get("seed")), "seed", "an integer", rec.get("seed"))
+    for key in ("manual_count", "cut_seats"):
+        for seat in _list(rec.get(key, []), key, 4):
+            _seat(seat, key)
+    for r, round_ in enumerate(_list(rec.get("cut_for_deal", []), "cut_for_deal", 1000), 1):
+        for entry in _list(round_, f"cut_for_deal round {r}", 4):
+            pair = _list(entry, f"cut_for_deal round {r}", 2)
+            _need(len(pair) == 2, f"cut_for_deal round {r}", "[seat, card]", entry)
+            _seat(pair[0], f"cut_for_deal round {r}")
+            _card_text(pair[1], f"cut_for_deal round {r}")
+    if rec.get("first_dealer") is not None:
+        _seat(rec["first_dealer"], "first_dealer")
+    for n, deal in enumerate(_list(rec.get("deals"), "deals"), 1):
+        _check_deal(deal, f"deal {n}")
+    for decision in _list(rec.get("muggins", []), "muggins"):
+        _need(type(decision) is bool, "muggins", "true or false", decision)
+    for n, game in enumerate(_list(rec.get("games", []), "games"), 1):
+        _check_game(game, f"games[{n}]")
+    final = rec.get("final")
+    if final is not None:
+        _check_game(final, "final")
+        for points in _list(_dict(final, "final").get("match_points"), "final match_points", 4):
+            _int_in(points, "final match_points", 0, _SCORE_MAX)
+    return rec
+
+
+def _check_rules(value: object) -> None:
+    """Each rules field with the type of its default (`Rules` itself checks the values)."""
+    rules = _dict(value, "rules")
+    for key, given in rules.items():
+        where = f"rules {_clip(str(key))}"
+        if key not in _RULES_DEFAULTS:
+            raise RecordError(f"{where}: not a rules field")
+        default = _RULES_DEFAULTS[key]
+        if key in ("skunk", "double_skunk") and given is None:
+            continue
+        if type(default) is bool:
+            _need(type(given) is bool, where, "true or false", given)
+        elif type(default) is int:
+            _int_in(given, where, 0, _SCORE_MAX)
+        elif type(default) is str:
+            _need(type(given) is str and len(given) <= 100, where, "a short name", given)
+        else:  # game_points
+            for points in _list(given, where, 3):
+                _int_in(points, where, 0, _SCORE_MAX)
+
+
+_RULES_DEFAULTS: Final = Rules().to_json()
+
+
+def _check_game(value: object, where: str) -> None:
+    game = _dict(value, where)
+    if "game" in game:
+        _int_in(game["game"], f"{where} game", 1, _SCORE_MAX)
+    for score in _list(game.get("scores"), f"{where} scores", 4):
+        _int_in(score, f"{where} scores", 0, _SCORE_MAX)
+    _seat(game.get("winner"), f"{where} winner")
+    _int_in(game.get("skunk"), f"{where} skunk", 0, 2)
+    _int_in(game.get("game_points"), f"{where} game_points", 0, _SCORE_MAX)
+
+
+def _check_deal(value: object, where: str) -> None:
+    deal = _dict(value, where)
+    _int_in(deal.get("game"), f"{where} game", 1, _SCORE_MAX)
+    _seat(deal.get("dealer"), f"{where} dealer")
+    for key in ("hands", "discards"):
+        for cards in _list(deal.get(key), f"{where} {key}", 4):
+            _cards_list(cards, f"{where} {key}")
+    for key in ("pack", "crib"):
+        _cards_list(deal.get(key, []), f"{where} {key}")
+    if deal.get("starter") is not None:
+        _card_text(deal["starter"], f"{where} starter")
+    if deal.get("cut_depth") is not None:
+        _int_in(deal["cut_depth"], f"{where} cut_depth", 0, 52)
+    # The fast tests first (a record has hundreds of these); the messages only on a failure.
+    for i, entry in enumerate(_list(deal.get("play", []), f"{where} play", 1000), 1):
+        if _is_play_entry(entry):
+            continue
+        pair = _list(entry, f"{where} play #{i}", 2)
+        _need(len(pair) == 2, f"{where} play #{i}", "[seat, card]", entry)
+        _seat(pair[0], f"{where} play #{i}")
+        _card_text(pair[1], f"{where} play #{i}")
+    for i, count in enumerate(_list(deal.get("counts", []), f"{where} counts", 100), 1):
+        if _is_count(count):
+            continue
+        item = _dict(count, f"{where} count {i}")
+        _seat(item.get("seat"), f"{where} count {i} seat")
+        _need(type(item.get("crib")) is bool, f"{where} count {i} crib", "true or false", item)
+        for key in ("total", "claimed"):
+            _int_in(item.get(key), f"{where} count {i} {key}", 0, _SCORE_MAX)
+    for i, point in enumerate(_list(deal.get("points", []), f"{where} points", 1000), 1):
+        if _is_point(point):
+            continue
+        item = _dict(point, f"{where} points {i}")
+        _seat(item.get("seat"), f"{where} points {i} seat")
+        _int_in(item.get("points"), f"{where} points {i} points", 0, _SCORE_MAX)
+        _int_in(item.get("score"), f"{where} points {i} score", 0, _SCORE_MAX)
+        _need(type(item.get("reason")) is str, f"{where} points {i}", "a reason", item)
+    after = deal.get("scores_after")
+    if after is not None:
+        for score in _list(after, f"{where} scores_after", 4):
+            _int_in(score, f"{where} scores_after", 0, _SCORE_MAX)
 
 
 # --- replay ---------------------------------------------------------------------------------------
@@ -287,14 +696,13 @@ def replay(record: dict[str, Any]) -> Game:
 
     Raises `RecordError` naming the deal and the action that does not fit.
     """
-    if record.get("format") != FORMAT:
-        raise RecordError(f"unknown record format {record.get('format')!r}")
+    check_record(record)
     try:
         rules = Rules.from_json(record["rules"])
         first_dealer = record.get("first_dealer")
         game = Game(
             rules,
-            seed=int(record["seed"]),
+            seed=record["seed"],
             manual_count=record.get("manual_count", ()),
             cut_seats=record.get("cut_seats", ()),
             first_dealer=first_dealer if not record.get("cut_for_deal") else None,
@@ -302,8 +710,17 @@ def replay(record: dict[str, Any]) -> Game:
         _Replayer(game, record).run()
     except RecordError:
         raise
-    except (FifteenTwoError, KeyError, TypeError, ValueError, IndexError) as exc:
-        raise RecordError(f"bad record: {exc}") from None
+    except (
+        FifteenTwoError,
+        KeyError,
+        TypeError,
+        ValueError,
+        IndexError,
+        AttributeError,
+        OverflowError,
+        RecursionError,
+    ) as exc:
+        raise RecordError(f"bad record: {str(exc)[:300]}") from None
     return game
 
 

@@ -28,9 +28,30 @@ from fifteentwo.cards import Card
 from fifteentwo.rules import Rules
 from fifteentwo.scoring import number_word, peg_score
 
-__all__ = ["Describer", "cards_text"]
+__all__ = ["NAME_LIMIT", "Describer", "cards_text", "safe_text"]
 
 SKUNK_WORDS = ("", "a skunk", "a double skunk")
+
+NAME_LIMIT = 60
+"""Characters of a player's name shown; a longer name (from a record file) is cut with "…"."""
+
+
+def safe_text(text: object, limit: int = NAME_LIMIT) -> str:
+    r"""Untrusted text (a player's name, anything read from a file) as plain, printable text.
+
+    Control and format characters (ANSI escape sequences, newlines, bidirectional overrides) are
+    shown as their escapes (``\x1b``) so they never reach the terminal raw, and the text is cut
+    to ``limit`` characters, so a name of megabytes costs no more to show than a short one. Rich
+    markup is *not* escaped here (this text also goes to plain output): a front-end printing
+    through Rich passes it through `rich.markup.escape` or a `rich.text.Text`.
+
+    >>> safe_text("Ann\x1b[31m"), safe_text("x" * 70, 5)
+    ('Ann\\x1b[31m', 'xxxxx…')
+    """
+    value = text if isinstance(text, str) else str(text)
+    head = value[:limit]
+    shown = "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in head)
+    return shown + "…" if len(value) > limit else shown
 
 
 def cards_text(cards: Iterable[Card], *, ascii_only: bool = False) -> str:
@@ -53,7 +74,7 @@ class Describer:
         ascii_only: bool = False,
     ) -> None:
         self.rules = rules
-        self.names = list(names)
+        self.names = [safe_text(name) for name in names]
         self.viewer = viewer
         self.quiet = quiet
         self.ascii_only = ascii_only

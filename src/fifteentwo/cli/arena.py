@@ -13,6 +13,7 @@ from rich.table import Table
 
 from fifteentwo.arena import Interval, MatchResult, run_match
 from fifteentwo.cli import UsageError
+from fifteentwo.cli._paths import output_path
 from fifteentwo.rules import find_rules
 
 
@@ -50,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--games must be at least 1")
     if args.jobs < 0:
         raise UsageError("--jobs must be 0 (all cores) or more")
+    if args.record is not None:  # checked before the match, not after it (docs/reliability.md)
+        output_path(args.record, "--record")
     rules = find_rules(args.variant)
     jobs = args.jobs or os.cpu_count() or 1
     jobs = min(jobs, args.games)

@@ -4,22 +4,32 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import warnings
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from fifteentwo.actions import Play
 from fifteentwo.analysis.review import GameReview, PlayEvaluator, review_record
+from fifteentwo.app.describe import safe_text
 from fifteentwo.cards import Card
 from fifteentwo.cli import UsageError
+from fifteentwo.cli._paths import input_path, output_path, write_atomically
 from fifteentwo.errors import FifteenTwoError, RecordError
 from fifteentwo.game import Observation
 from fifteentwo.players import load_player
-from fifteentwo.records import read_records
+from fifteentwo.records import check_record, pick_record
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
+
+MAX_INDEX = 1_000_000
+"""The largest ``--index`` (either way): far more games than any record file holds."""
+
+PLOT_FORMATS = (".png", ".svg")
 
 
 def register(subparsers: Any) -> None:
@@ -47,17 +57,24 @@ def register(subparsers: Any) -> None:
 
 
 def load_record(args: argparse.Namespace) -> dict[str, Any]:
-    """The record to review: from a file, or (when the history module exists) the history."""
-    if args.game is not None and Path(args.game).exists():
-        records = read_records(args.game)
-        if not records:
-            raise RecordError(f"{args.game} holds no games")
-        try:
-            return records[int(args.index)]
-        except IndexError:
+    """The record to review: from a file, or (when the history module exists) the history.
+
+    A file is read a line at a time (`pick_record`): a huge file, a FIFO or a device never
+    fills memory or waits forever; what it holds is checked before anything is shown.
+    """
+    index = args.index
+    if not -MAX_INDEX <= index <= MAX_INDEX:
+        raise UsageError(f"--index must be between {-MAX_INDEX} and {MAX_INDEX}, not {index}")
+    if args.game is not None and os.path.lexists(args.game):
+        path = input_path(args.game, "GAME")
+        record, count = pick_record(path, index)
+        if count == 0:
+            raise RecordError(f"{safe_text(args.game, 200)} holds no games")
+        if record is None:
             raise UsageError(
-                f"{args.game} has {len(records)} games; --index is out of range"
-            ) from None
+                f"{safe_text(args.game, 200)} has {count} games; --index {index} is out of range"
+            )
+        return record
     return _record_from_history(args.game)
 
 
@@ -66,7 +83,7 @@ def _record_from_history(game: str | None) -> dict[str, Any]:
     from fifteentwo.app.history import History
 
     if game is not None and not game.isdigit():
-        raise UsageError(f"no such record file or history id: {game!r}")
+        raise UsageError(f"no such record file or history id: {safe_text(game, 200)!r}")
     games = History().games()
     if not games:
         raise UsageError("no games in the history yet; give a record file to review")
@@ -79,21 +96,30 @@ def _record_from_history(game: str | None) -> dict[str, Any]:
         record = found[0]["record"]
     if not isinstance(record, dict):
         raise RecordError("the history's record of that game is damaged")
-    return record
+    try:
+        return check_record(record)
+    except RecordError as exc:
+        raise RecordError(f"the history's record of that game is damaged: {exc}") from None
 
 
 def run(args: argparse.Namespace) -> int:
-    """Review one game and print it."""
+    """Review one game and print it; every file name is checked before the (long) review."""
+    plot = None
+    if args.plot:
+        plot = output_path(args.plot, "--plot")
+        if plot.suffix.lower() not in PLOT_FORMATS:
+            raise UsageError(f"--plot saves .png or .svg files, not {safe_text(plot.name)!r}")
     record = load_record(args)
     review = review_record(record, play_evaluator=None if args.no_plays else expert_evaluator())
-    if args.plot:
-        save_plot(review, Path(args.plot))
+    if plot is not None:
+        save_plot(review, plot)
     if args.json:
         print(json.dumps(review.to_json()))
         return 0
-    print_review(review, Console(), every_decision=args.deals)
-    if args.plot:
-        Console().print(f"graph saved to {args.plot}")
+    console = Console(highlight=False)
+    print_review(review, console, every_decision=args.deals)
+    if plot is not None:
+        console.print(f"graph saved to {escape(safe_text(args.plot, 200))}")
     return 0
 
 
@@ -113,17 +139,18 @@ def expert_evaluator(level: str = "expert") -> PlayEvaluator:
 
 def print_review(review: GameReview, console: Console, *, every_decision: bool = False) -> None:
     """The summary table, the worst mistakes, and the win-probability curve."""
+    # Names come from the record file: plain text, never markup or terminal control.
+    names = [escape(safe_text(name)) for name in review.players]
     scores = "-".join(map(str, review.final_scores))
-    winner = review.players[review.winner] if review.winner is not None else "nobody yet"
-    console.print(
-        f"[bold]{' vs '.join(review.players)}[/] ({review.rules_name}): {scores}, won by {winner}"
-    )
+    winner = names[review.winner] if review.winner is not None else "nobody yet"
+    rules = escape(safe_text(review.rules_name))
+    console.print(f"[bold]{' vs '.join(names)}[/] ({rules}): {scores}, won by {winner}")
     table = Table(title="Per player", title_justify="left")
     for name in ("player", "decisions", "mistakes", "points lost", "win % lost", "luck"):
         table.add_column(name, justify="left" if name == "player" else "right")
     for seat in review.seats:
         table.add_row(
-            seat.name,
+            escape(safe_text(seat.name)),
             str(seat.decisions),
             str(seat.mistakes),
             f"{seat.points_lost:.2f}",
@@ -139,7 +166,7 @@ def print_review(review: GameReview, console: Console, *, every_decision: bool =
         for d in mistakes[:10]:
             worst.add_row(
                 str(d.deal),
-                review.players[d.seat],
+                names[d.seat],
                 d.kind,
                 d.chosen,
                 d.best,
@@ -150,7 +177,7 @@ def print_review(review: GameReview, console: Console, *, every_decision: bool =
     if every_decision:
         for deal in review.deals:
             console.print(
-                f"[bold]deal {deal.number}[/] (dealer {review.players[deal.dealer]}, "
+                f"[bold]deal {deal.number}[/] (dealer {names[deal.dealer]}, "
                 f"{'-'.join(map(str, deal.scores_before))} → "
                 f"{'-'.join(map(str, deal.scores_after))})"
             )
@@ -158,14 +185,14 @@ def print_review(review: GameReview, console: Console, *, every_decision: bool =
                 mark = "✗" if d.is_mistake else "✓"
                 alts = ", ".join(f"{c} {v:+.2f}" for c, v in d.options[:3])
                 console.print(
-                    f"  {mark} {review.players[d.seat]} {d.kind} {d.chosen} (best {d.best}; {alts})"
+                    f"  {mark} {names[d.seat]} {d.kind} {d.chosen} (best {d.best}; {alts})"
                 )
     if review.win_curve:
-        console.print(f"Win probability of {review.players[0]}, before each deal:")
+        console.print(f"Win probability of {names[0]}, before each deal:")
         console.print("  " + sparkline([p.p_seat0 for p in review.win_curve]))
         console.print("  " + " ".join(f"{100 * p.p_seat0:.0f}" for p in review.win_curve))
     for note in review.notes:
-        console.print(f"[dim]note: {note}[/]")
+        console.print(f"[dim]note: {escape(note)}[/]")
 
 
 def sparkline(values: list[float]) -> str:
@@ -174,9 +201,13 @@ def sparkline(values: list[float]) -> str:
 
 
 def save_plot(review: GameReview, path: Path) -> None:
-    """The win-probability graph as PNG or SVG (needs matplotlib: pip install fifteentwo[plot])."""
-    if path.suffix.lower() not in (".png", ".svg"):
-        raise UsageError(f"--plot saves .png or .svg files, not {path.name!r}")
+    """The win-probability graph as PNG or SVG (needs matplotlib: pip install fifteentwo[plot]).
+
+    Written through a temporary file (`write_atomically`): a failure leaves no half a picture,
+    and only a regular file (or nothing) is ever replaced.
+    """
+    if path.suffix.lower() not in PLOT_FORMATS:
+        raise UsageError(f"--plot saves .png or .svg files, not {safe_text(path.name)!r}")
     if not review.win_curve:
         raise FifteenTwoError("this game has no win-probability curve to plot")
     try:
@@ -186,18 +217,23 @@ def save_plot(review: GameReview, path: Path) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise FifteenTwoError("--plot needs matplotlib: pip install 'fifteentwo[plot]'") from None
-    fig, ax = plt.subplots(figsize=(8, 3.5))
-    xs = list(range(len(review.win_curve)))
-    ax.plot(xs, [100 * p.p_seat0 for p in review.win_curve], marker="o")
-    ax.axhline(50, color="grey", linewidth=0.5)
-    ax.set_ylim(0, 100)
-    ax.set_xticks(xs, [p.label for p in review.win_curve], rotation=45, ha="right", fontsize=7)
-    ax.set_ylabel(f"P({review.players[0]} wins) %")
-    ax.set_title(" vs ".join(review.players))
-    fig.tight_layout()
-    try:
-        fig.savefig(path)
-    except OSError as exc:
-        raise FifteenTwoError(f"cannot write {path}: {exc.strerror}") from None
-    finally:
-        plt.close(fig)
+    # Names are drawn as text, not mathtext: a "$" in a name must not be parsed. A character the
+    # font lacks (from a name) is drawn as a box, without matplotlib's warning on stderr.
+    names = [safe_text(name).replace("$", r"\$") for name in review.players]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fig, ax = plt.subplots(figsize=(8, 3.5))
+        try:
+            xs = list(range(len(review.win_curve)))
+            ax.plot(xs, [100 * p.p_seat0 for p in review.win_curve], marker="o")
+            ax.axhline(50, color="grey", linewidth=0.5)
+            ax.set_ylim(0, 100)
+            labels = [p.label for p in review.win_curve]
+            ax.set_xticks(xs, labels, rotation=45, ha="right", fontsize=7)
+            ax.set_ylabel(f"P({names[0]} wins) %")
+            ax.set_title(" vs ".join(names))
+            fig.tight_layout()
+            suffix = path.suffix.lower()[1:]
+            write_atomically(path, lambda fh: fig.savefig(fh, format=suffix), "--plot")
+        finally:
+            plt.close(fig)

@@ -70,6 +70,27 @@ def print_score(result: HandScore, console: Console) -> None:
     console.print(f"[italic]{result.say()}[/italic]")
 
 
+MAX_LINE = 10_000
+"""The longest line the calculator reads: a hand is a few words; /dev/zero is not a hand."""
+
+
+def read_line(prompt: str) -> str:
+    """One line of input, at most `MAX_LINE` characters (EOFError at the end of input).
+
+    On a terminal this is `input` (with line editing); from a pipe or a file the line is read
+    with a cap, so an endless line (``cribbage score < /dev/zero``) never fills memory.
+    """
+    if sys.stdin.isatty():
+        return input(prompt)
+    print(prompt, end="", flush=True)
+    line = sys.stdin.readline(MAX_LINE + 1)
+    if not line:
+        raise EOFError
+    if len(line) > MAX_LINE:
+        raise CardError(f"an input line longer than {MAX_LINE} characters")
+    return line
+
+
 def interactive(*, crib: bool = False) -> int:
     """A small read-score loop: a hand then its starter, until Ctrl-D or ``q``."""
     console = Console()
@@ -77,7 +98,7 @@ def interactive(*, crib: bool = False) -> int:
     console.print("Prefix with [bold]crib[/] to count a crib. [bold]q[/] or Ctrl-D quits.")
     while True:
         try:
-            line = input("hand> ").strip()
+            line = read_line("hand> ").strip()
         except EOFError:
             print()
             return 0
