@@ -1,0 +1,113 @@
+"""The Ray backend on a real local cluster: the same results as the local backends with one
+worker process or two, a worker killed mid-run, resuming from a checkpoint, and clear errors."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from raycluster import RayHead, start_head
+
+from fifteentwo.arena import GameOutcome, GameTask, _play_chunk
+from fifteentwo.cluster import (
+    Checkpoint,
+    ClusterError,
+    InlineBackend,
+    ProcessBackend,
+    RayBackend,
+    chunked,
+    open_backend,
+)
+from fifteentwo.rules import STANDARD
+
+pytestmark = pytest.mark.usefixtures("ray_env")
+
+GAMES = 24
+
+
+def tasks(a: str = "standard", b: str = "novice", games: int = GAMES) -> list[GameTask]:
+    return [GameTask(a, b, STANDARD, 11, i, False, False) for i in range(games)]
+
+
+def facts(outcomes: list[GameOutcome]) -> list[tuple[Any, ...]]:
+    """Everything about the games but the decision times (which depend on the machine)."""
+    return [
+        (o.index, o.winner, o.scores, o.match_points, o.skunks, o.first_dealer, o.deals)
+        for o in outcomes
+    ]
+
+
+def run(
+    backend: Any, size: int = 3, work: list[GameTask] | None = None, **kw: Any
+) -> list[tuple[Any, ...]]:
+    """The games' facts as ``backend`` plays them in chunks of ``size``."""
+    chunks = chunked(tasks() if work is None else work, size)
+    with backend:
+        return facts([o for chunk in backend.map(_play_chunk, chunks, **kw) for o in chunk])
+
+
+@pytest.fixture(scope="module")
+def reference() -> list[tuple[Any, ...]]:
+    return run(InlineBackend())
+
+
+def test_two_ray_workers_match_local(
+    ray_cluster: RayHead, reference: list[tuple[Any, ...]]
+) -> None:
+    backend = RayBackend(ray_cluster.address)
+    assert backend.workers == 2
+    assert run(backend) == reference
+    assert run(ProcessBackend(2)) == reference
+
+
+def test_one_ray_worker_matches_local(
+    ray_cluster: RayHead, reference: list[tuple[Any, ...]]
+) -> None:
+    head = start_head(1)
+    try:
+        backend = RayBackend(head.address)
+        assert backend.workers == 1
+        assert run(backend, size=5) == reference
+    finally:
+        head.stop()
+
+
+def test_killed_worker_is_retried(ray_cluster: RayHead, reference: list[tuple[Any, ...]]) -> None:
+    killed: list[int] = []
+    out: list[GameOutcome] = []
+    with RayBackend(ray_cluster.address) as backend:
+        for chunk in backend.map(_play_chunk, chunked(tasks("expert", "standard"), 2)):
+            out.extend(chunk)
+            if not killed:
+                busy = ray_cluster.workers()
+                assert busy, "no Ray worker process found"
+                os.kill(busy[0], signal.SIGKILL)
+                killed.append(busy[0])
+    expected = run(InlineBackend(), work=tasks("expert", "standard"))
+    assert facts(out) == expected
+    assert killed
+
+
+def test_checkpoint_resumes_on_ray(
+    ray_cluster: RayHead, tmp_path: Path, reference: list[tuple[Any, ...]]
+) -> None:
+    path = tmp_path / "run.ckpt"
+    params = {"games": GAMES, "seed": 11}
+    with RayBackend(ray_cluster.address) as backend:
+        results = backend.map(_play_chunk, chunked(tasks(), 3), checkpoint=Checkpoint(path, params))
+        first = [next(results) for _ in range(3)]
+        results.close()  # interrupted
+    assert len(first) == 3
+    resumed = Checkpoint(path, params)
+    assert set(resumed.done) >= {0, 1, 2}
+    assert run(RayBackend(ray_cluster.address), checkpoint=resumed) == reference
+
+
+def test_bad_addresses_are_one_line(ray_env: None) -> None:
+    for address in ("127.0.0.1:1", "nonsense::", "ray://"):
+        with pytest.raises(ClusterError) as info:
+            open_backend(address)
+        assert "\n" not in str(info.value)
