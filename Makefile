@@ -8,7 +8,7 @@ CVENV := .venv-compiled
 CBIN := $(CVENV)/bin
 CSTAMP := $(CVENV)/.installed
 
-.PHONY: play test lint typecheck pytest bench bench-openspiel compiled test-compiled bench-compiled clean test-cluster bench-cluster
+.PHONY: play test lint typecheck pytest bench bench-openspiel compiled test-compiled bench-compiled clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -70,6 +70,7 @@ bench-compiled: $(CSTAMP)
 
 # Self-play on Ray (docs/cluster.md): the optional extra, then the tests that start a real local
 # Ray cluster on 127.0.0.1 (one at a time, so no xdist; bounded, as every Ray process must stop).
+.PHONY: test-cluster bench-cluster
 test-cluster: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]'
 	timeout 600 $(BIN)/pytest -p no:xdist -q tests/cluster

@@ -25,8 +25,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 RAY_ENV = {
     "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",  # node address 127.0.0.1, bind to it
     "RAY_USAGE_STATS_ENABLED": "0",
@@ -163,5 +161,5 @@ def start_head(cpus: int) -> RayHead:
         raise
     if done.returncode:
         head.stop()
-        pytest.fail(f"ray start failed: {done.stderr[-2000:]}")
+        raise RuntimeError(f"ray start failed: {done.stderr[-2000:]}")
     return head
