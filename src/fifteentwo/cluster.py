@@ -44,6 +44,7 @@ __all__ = [
     "INSTALL_HINT",
     "Backend",
     "Checkpoint",
+    "CheckpointPart",
     "ClusterError",
     "InlineBackend",
     "ProcessBackend",
@@ -97,9 +98,9 @@ class Checkpoint:
     """Finished chunk results of one run, appended to a JSON Lines file as they arrive.
 
     The first line names the run (``key``: a hash of ``params``, and the params themselves for a
-    reader); each further line is ``{"chunk": i, "data": base64 pickle}``. Appends are whole
-    lines written with one call and fsynced, so an interruption loses at most the line being
-    written, and a torn last line is dropped when the file is opened again.
+    reader); each further line is ``{"part": name, "chunk": i, "data": base64 pickle}``.
+    Appends are whole lines written with one call and fsynced, so an interruption loses at most
+    the line being written, and a torn last line is dropped when the file is opened again.
     """
 
     def __init__(self, path: str | os.PathLike[str], params: Mapping[str, Any]) -> None:
@@ -107,7 +108,10 @@ class Checkpoint:
         self.params = dict(params)
         text = json.dumps(self.params, sort_keys=True, default=str)
         self.key = hashlib.sha256(text.encode()).hexdigest()[:32]
-        self.done: dict[int, Any] = {}
+        self.parts: dict[str, dict[int, Any]] = {"": {}}
+        """Stored results by part name and chunk number (`part`)."""
+        self.done = self.parts[""]
+        """The results of the main part (the only one of most runs)."""
         self._open()
 
     def _open(self) -> None:
@@ -127,8 +131,9 @@ class Checkpoint:
             if number == 0:
                 self._check_header(entry)
             elif isinstance(entry, dict) and isinstance(entry.get("chunk"), int):
+                store = self.parts.setdefault(str(entry.get("part", "")), {})
                 with contextlib.suppress(Exception):  # a damaged line: run that chunk again
-                    self.done[entry["chunk"]] = pickle.loads(base64.b64decode(entry["data"]))
+                    store[entry["chunk"]] = pickle.loads(base64.b64decode(entry["data"]))
             good += len(line) + 1
         try:
             if not good:
@@ -163,10 +168,16 @@ class Checkpoint:
             os.fsync(fh.fileno())
         tmp.replace(self.path)
 
-    def append(self, chunk: int, result: object) -> None:
+    def part(self, name: str) -> CheckpointPart:
+        """The chunks of one phase of a run with several (e.g. a builder's two passes), kept in
+        the same file and numbered on their own."""
+        return CheckpointPart(self, name)
+
+    def append(self, chunk: int, result: object, part: str = "") -> None:
         """Record one finished chunk (one line, one write, fsynced)."""
         data = base64.b64encode(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
-        line = b'{"chunk": %d, "data": "%s"}\n' % (chunk, data)
+        label = json.dumps(part).encode()
+        line = b'{"part": %s, "chunk": %d, "data": "%s"}\n' % (label, chunk, data)
         try:
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
             try:
@@ -176,7 +187,20 @@ class Checkpoint:
                 os.close(fd)
         except OSError as exc:
             raise ClusterError(f"cannot write checkpoint {self.path}: {exc.strerror}") from None
-        self.done[chunk] = result
+        self.parts.setdefault(part, {})[chunk] = result
+
+
+class CheckpointPart:
+    """One named part of a `Checkpoint` (same file, chunks numbered from 0 again)."""
+
+    def __init__(self, checkpoint: Checkpoint, name: str) -> None:
+        self.checkpoint = checkpoint
+        self.name = name
+        self.done = checkpoint.parts.setdefault(name, {})
+
+    def append(self, chunk: int, result: object) -> None:
+        """Record one finished chunk of this part."""
+        self.checkpoint.append(chunk, result, self.name)
 
 
 def _differences(old: object, new: Mapping[str, Any]) -> str:
@@ -223,7 +247,7 @@ class Backend:
         fn: Callable[[T], R],
         items: Iterable[T],
         *,
-        checkpoint: Checkpoint | None = None,
+        checkpoint: Checkpoint | CheckpointPart | None = None,
     ) -> Iterator[R]:
         """``fn`` over ``items`` (read lazily), results in item order.
 

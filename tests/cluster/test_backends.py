@@ -145,3 +145,15 @@ def test_missing_ray_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
         open_backend("auto")
     assert INSTALL_HINT in str(info.value)
     assert "\n" not in str(info.value)
+
+
+def test_checkpoint_parts_are_numbered_on_their_own(tmp_path: Path) -> None:
+    path = tmp_path / "two.ckpt"
+    first = Checkpoint(path, {"passes": 2})
+    with InlineBackend() as inline:
+        assert list(inline.map(square_all, [[1], [2]], checkpoint=first.part("a"))) == [[1], [4]]
+        assert list(inline.map(square_all, [[3]], checkpoint=first.part("b"))) == [[9]]
+    again = Checkpoint(path, {"passes": 2})
+    assert again.part("a").done == {0: [1], 1: [4]}
+    assert again.part("b").done == {0: [9]}
+    assert again.done == {}
