@@ -22,16 +22,18 @@ Ray is imported only when a cluster is asked for, so the core install never need
 
 from __future__ import annotations
 
+import argparse
 import base64
 import collections
 import contextlib
 import hashlib
+import importlib.metadata
 import json
 import os
 import pickle
 import socket
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -49,6 +51,8 @@ __all__ = [
     "InlineBackend",
     "ProcessBackend",
     "RayBackend",
+    "add_cluster_arguments",
+    "chunked",
     "open_backend",
     "parse_address",
 ]
@@ -105,7 +109,7 @@ class Checkpoint:
 
     def __init__(self, path: str | os.PathLike[str], params: Mapping[str, Any]) -> None:
         self.path = Path(path)
-        self.params = dict(params)
+        self.params = {**params, "fifteentwo": _version()}  # another version may play otherwise
         text = json.dumps(self.params, sort_keys=True, default=str)
         self.key = hashlib.sha256(text.encode()).hexdigest()[:32]
         self.parts: dict[str, dict[int, Any]] = {"": {}}
@@ -203,6 +207,13 @@ class CheckpointPart:
         self.checkpoint.append(chunk, result, self.name)
 
 
+def _version() -> str:
+    try:
+        return importlib.metadata.version("fifteentwo")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a checkout
+        return "unknown"
+
+
 def _differences(old: object, new: Mapping[str, Any]) -> str:
     """Which parameters differ, for the refusal message."""
     if not isinstance(old, dict):
@@ -239,7 +250,7 @@ class Backend:
         the oldest result is awaited, few enough that a huge run is never submitted whole."""
         return 2 * self.workers + 2
 
-    def _imap(self, fn: Callable[[T], R], items: Iterator[T]) -> Iterator[R]:
+    def _imap(self, fn: Callable[[T], R], items: Iterator[T]) -> Generator[R, None, None]:
         raise NotImplementedError
 
     def map(
@@ -248,7 +259,7 @@ class Backend:
         items: Iterable[T],
         *,
         checkpoint: Checkpoint | CheckpointPart | None = None,
-    ) -> Iterator[R]:
+    ) -> Generator[R, None, None]:
         """``fn`` over ``items`` (read lazily), results in item order.
 
         With a ``checkpoint``, chunks it already holds are not run again: their stored results
@@ -304,9 +315,7 @@ class Backend:
                     yield result
                 index += 1
         finally:
-            close = getattr(results, "close", None)
-            if close is not None:
-                close()
+            results.close()
 
     def close(self) -> None:
         """Release the processes or the cluster connection."""
@@ -339,7 +348,7 @@ class InlineBackend(Backend):
 
     name = "1 process"
 
-    def _imap(self, fn: Callable[[T], R], items: Iterator[T]) -> Iterator[R]:
+    def _imap(self, fn: Callable[[T], R], items: Iterator[T]) -> Generator[R, None, None]:
         _run_setup(self.setup, self._key)
         for item in items:
             yield fn(item)
@@ -379,7 +388,7 @@ class ProcessBackend(Backend):
             )
         return self._pool
 
-    def _imap(self, fn: Callable[[T], R], items: Iterator[T]) -> Iterator[R]:
+    def _imap(self, fn: Callable[[T], R], items: Iterator[T]) -> Generator[R, None, None]:
         pending: collections.deque[tuple[T, Future[R]]] = collections.deque()
         failures = 0
         try:
@@ -517,7 +526,7 @@ class RayBackend(Backend):
         self.name = f"Ray at {self.address} ({cpus} CPUs)"
         self._remote = self.ray.remote(num_cpus=1, max_retries=max_retries)(_call)
 
-    def _imap(self, fn: Callable[[T], R], items: Iterator[T]) -> Iterator[R]:
+    def _imap(self, fn: Callable[[T], R], items: Iterator[T]) -> Generator[R, None, None]:
         ray = self.ray
         fn_ref = ray.put(fn)  # shipped once, not with every chunk
         setup_ref = ray.put(self.setup)
@@ -577,6 +586,22 @@ def open_backend(
     if jobs == 1:
         return InlineBackend(setup)
     return ProcessBackend(jobs, setup, max_retries=max_retries)
+
+
+def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``--cluster ADDRESS`` and ``--checkpoint FILE`` to a self-play command's parser."""
+    parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="run on the Ray cluster at ADDRESS: auto, HOST:PORT or ray://HOST:PORT "
+        f"(needs {INSTALL_HINT}; default: local processes)",
+    )
+    parser.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        type=Path,
+        help="append finished work to FILE, and resume from it when the same run is started again",
+    )
 
 
 def chunked(items: Iterable[T], size: int) -> Iterator[list[T]]:

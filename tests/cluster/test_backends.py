@@ -6,6 +6,7 @@ import json
 import os
 import signal
 import sys
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +88,7 @@ def test_checkpoint_resumes_and_refuses_other_runs(tmp_path: Path) -> None:
         assert [next(first) for _ in range(2)] == expected[:2]
         first.close()
     header = json.loads(path.read_text().splitlines()[0])
-    assert header["params"] == params
+    assert header["params"] == {**params, "fifteentwo": version("fifteentwo")}
     with path.open("ab") as fh:
         fh.write(b'{"chunk": 2, "da')  # a line torn by a crash
     resumed = Checkpoint(path, params)
