@@ -38,6 +38,18 @@ def ray_cluster(ray_env: None) -> Iterator[RayHead]:
         assert not head.pids(), "Ray processes left running"
 
 
+@pytest.fixture(scope="session")
+def ray_one_worker(ray_env: None) -> Iterator[RayHead]:
+    """A second cluster, whose head has one CPU: one worker process runs every chunk."""
+    head = start_head(1)
+    try:
+        yield head
+    finally:
+        _disconnect()
+        head.stop()
+        assert not head.pids(), "Ray processes left running"
+
+
 def _disconnect() -> None:
     import ray
 

@@ -84,16 +84,19 @@ class RayHead:
         return sorted(mine)
 
     def workers(self) -> list[int]:
-        """The worker processes (titled ``ray::...``, children of the raylet)."""
-        out = []
+        """The worker processes (titled ``ray::...``, children of the raylet), the ones busy
+        with a chunk (titled after the task's function, ``ray::_call``) first."""
+        busy, idle = [], []
         for pid in self.pids():
             try:
                 cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
             except OSError:
                 continue
-            if cmd.startswith(b"ray::") and b"RuntimeEnv" not in cmd and b"Dashboard" not in cmd:
-                out.append(pid)
-        return out
+            if cmd.startswith(b"ray::_call"):
+                busy.append(pid)
+            elif cmd.startswith(b"ray::IDLE"):
+                idle.append(pid)
+        return busy + idle
 
     def listening(self) -> list[str]:
         """Local addresses of the TCP sockets this cluster listens on (hex from /proc)."""
@@ -115,12 +118,12 @@ class RayHead:
 
     def stop(self) -> None:
         """End every process of this cluster (TERM, then KILL), and remove its directory."""
-        for sig in (signal.SIGTERM, signal.SIGKILL):
+        for sig, grace in ((signal.SIGTERM, 2.0), (signal.SIGKILL, 5.0)):
             pids = self.pids()
             for pid in pids:
                 with contextlib.suppress(OSError):
                     os.kill(pid, sig)
-            deadline = time.monotonic() + 5
+            deadline = time.monotonic() + grace
             while self.pids() and time.monotonic() < deadline:
                 time.sleep(0.1)
         shutil.rmtree(self.tmp, ignore_errors=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from raycluster import RayHead, start_head
+from raycluster import RayHead
 
 from fifteentwo.arena import GameOutcome, GameTask, _play_chunk
 from fifteentwo.cluster import (
@@ -64,15 +64,11 @@ def test_two_ray_workers_match_local(
 
 
 def test_one_ray_worker_matches_local(
-    ray_cluster: RayHead, reference: list[tuple[Any, ...]]
+    ray_one_worker: RayHead, reference: list[tuple[Any, ...]]
 ) -> None:
-    head = start_head(1)
-    try:
-        backend = RayBackend(head.address)
-        assert backend.workers == 1
-        assert run(backend, size=5) == reference
-    finally:
-        head.stop()
+    backend = RayBackend(ray_one_worker.address)
+    assert backend.workers == 1
+    assert run(backend, size=5) == reference
 
 
 def test_killed_worker_is_retried(ray_cluster: RayHead, reference: list[tuple[Any, ...]]) -> None:
