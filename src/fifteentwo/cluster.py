@@ -523,7 +523,7 @@ class RayBackend(Backend):
             raise ClusterError(f"the Ray cluster at {self.address} has no CPUs to run on")
         self.cpus = cpus
         self.workers = cpus if workers is None else max(1, min(workers, cpus))
-        self.name = f"Ray at {self.address} ({cpus} CPUs)"
+        self.name = f"Ray at {self.address}, {cpus} CPUs"
         self._remote = self.ray.remote(num_cpus=1, max_retries=max_retries)(_call)
 
     def _imap(self, fn: Callable[[T], R], items: Iterator[T]) -> Generator[R, None, None]:
