@@ -242,7 +242,7 @@ class Backend:
         self._key = _setup_key(setup)
 
     def describe(self) -> str:
-        """A few words for a progress line, e.g. ``2 processes`` or ``Ray at HOST (8 CPUs)``."""
+        """A few words for a progress line, e.g. ``2 processes`` or ``Ray at HOST:6379, 8 CPUs``."""
         return self.name
 
     def window(self) -> int:
