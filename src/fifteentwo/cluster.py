@@ -27,6 +27,7 @@ import base64
 import collections
 import contextlib
 import hashlib
+import importlib
 import importlib.metadata
 import json
 import os
@@ -476,10 +477,50 @@ def _reachable(address: str, timeout: float = 5.0) -> None:
 
 def _import_ray() -> Any:
     try:
-        import ray
+        return _module("ray")
     except ImportError:
         raise ClusterError(f"running on a cluster needs Ray: {INSTALL_HINT}") from None
-    return ray
+
+
+def _module(name: str) -> Any:
+    """An optional dependency, imported when needed (untyped: Ray may not be installed)."""
+    return importlib.import_module(name)
+
+
+def _probe_gcs(address: str, timeout: float = 10.0) -> None:
+    """Ask the head's GCS for its cluster id, with a deadline, at the address Ray itself will
+    use: ``ray.init`` retries a port that is not Ray's (or a head it cannot reach) for minutes.
+    Skipped for ``ray://`` (the client server answers there) and when gRPC is not installed."""
+    if address.startswith("ray://") or address == "local":
+        return
+    try:
+        services = _module("ray._private.services")
+    except ImportError:  # pragma: no cover - a Ray without it: let ray.init try
+        return
+    try:
+        target = services.canonicalize_bootstrap_address(address)
+    except Exception as exc:
+        raise ClusterError(f"no Ray cluster found at {address}: {_first_line(exc)}") from None
+    if target is None:
+        return
+    try:
+        grpc = _module("grpc")
+        gcs_service_pb2 = _module("ray.core.generated.gcs_service_pb2")
+        gcs_service_pb2_grpc = _module("ray.core.generated.gcs_service_pb2_grpc")
+    except ImportError:  # pragma: no cover - Ray without gRPC: let ray.init try
+        return
+    channel = grpc.insecure_channel(target)
+    try:
+        stub = gcs_service_pb2_grpc.NodeInfoGcsServiceStub(channel)
+        stub.GetClusterId(gcs_service_pb2.GetClusterIdRequest(), timeout=timeout)
+    except grpc.RpcError as exc:
+        via = "" if target == address else f" (reached as {target})"
+        raise ClusterError(
+            f"no Ray cluster answers at {address}{via}: {exc.code().name.lower()}; start one "
+            "with 'ray start --head' or check the address"
+        ) from None
+    finally:
+        channel.close()
 
 
 def _first_line(exc: BaseException) -> str:
@@ -504,6 +545,7 @@ class RayBackend(Backend):
         self.address = parse_address(address)
         self.ray = _import_ray()
         _reachable(self.address)
+        _probe_gcs(self.address)
         self._owns_connection = not self.ray.is_initialized()
         if self._owns_connection:
             try:

@@ -3,8 +3,12 @@ worker process or two, a worker killed mid-run, resuming from a checkpoint, and 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
+import socket
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -103,7 +107,27 @@ def test_checkpoint_resumes_on_ray(
 
 
 def test_bad_addresses_are_one_line(ray_env: None) -> None:
-    for address in ("127.0.0.1:1", "nonsense::", "ray://"):
+    for address in ("127.0.0.1:1", "nonsense::", "ray://", "no-such-host.invalid:6379"):
         with pytest.raises(ClusterError) as info:
             open_backend(address)
         assert "\n" not in str(info.value)
+
+
+def test_a_port_that_is_not_ray_fails_fast(ray_env: None) -> None:
+    """Something listens, but not Ray's GCS: refused in seconds (Ray would retry minutes)."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+
+        def hang_up() -> None:
+            with contextlib.suppress(OSError):
+                while True:
+                    conn, _ = server.accept()
+                    conn.close()
+
+        threading.Thread(target=hang_up, daemon=True).start()
+        start = time.monotonic()
+        with pytest.raises(ClusterError, match=f"no Ray cluster answers at 127.0.0.1:{port}"):
+            open_backend(f"127.0.0.1:{port}")
+        assert time.monotonic() - start < 15
