@@ -384,8 +384,6 @@ class ProcessBackend(Backend):
             self._pool = ProcessPoolExecutor(
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_run_setup,
-                initargs=(self.setup, self._key),
             )
         return self._pool
 
@@ -398,7 +396,7 @@ class ProcessBackend(Backend):
                     item = next(items, _END)
                     if item is _END:
                         break
-                    pending.append((item, self._start().submit(fn, item)))
+                    pending.append((item, self._submit(fn, item)))
                 if not pending:
                     return
                 item, future = pending[0]
@@ -411,15 +409,18 @@ class ProcessBackend(Backend):
                             f"worker processes died {failures} times; giving up"
                         ) from None
                     self._restart()
-                    pending = collections.deque(
-                        (it, self._start().submit(fn, it)) for it, _ in pending
-                    )
+                    pending = collections.deque((it, self._submit(fn, it)) for it, _ in pending)
                     continue
                 pending.popleft()
                 yield result
         finally:
             for _, future in pending:
                 future.cancel()
+
+    def _submit(self, fn: Callable[[T], R], item: T) -> Future[R]:
+        # The setup runs inside the first task of each process (not as the pool's initializer),
+        # so a setup that raises is reported as that error, as on the other backends.
+        return self._start().submit(_call, fn, item, self.setup, self._key)
 
     def _restart(self) -> None:
         if self._pool is not None:

@@ -141,7 +141,9 @@ def start_head(cpus: int) -> RayHead:
     """``ray start --head`` on 127.0.0.1 with ``cpus`` CPUs (so that many worker processes)."""
     tmp = tempfile.mkdtemp(prefix="ft-ray-", dir="/tmp")  # short: Ray's socket paths are long
     port = _free_port()
-    env = {**os.environ, **RAY_ENV, "RAY_TMPDIR": tmp}
+    here = str(Path(__file__).parent)  # the workers import the tests' bots (badbots)
+    path = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, **RAY_ENV, "RAY_TMPDIR": tmp, "PYTHONPATH": path}
     command = [
         _ray_bin(),
         "start",

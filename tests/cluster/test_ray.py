@@ -131,3 +131,14 @@ def test_a_port_that_is_not_ray_fails_fast(ray_env: None) -> None:
         with pytest.raises(ClusterError, match=f"no Ray cluster answers at 127.0.0.1:{port}"):
             open_backend(f"127.0.0.1:{port}")
         assert time.monotonic() - start < 15
+
+
+def test_an_error_on_a_worker_is_the_error_itself(ray_cluster: RayHead) -> None:
+    """A bot that raises on a Ray worker stops the run with its own error, as it would locally
+    (not retried: the game is deterministic, so it would raise again)."""
+    bad = [GameTask("badbots:Crasher", "standard", STANDARD, 1, i, False, False) for i in range(4)]
+    crashed = pytest.raises(RuntimeError, match="the crasher bot crashed")
+    with RayBackend(ray_cluster.address) as backend, crashed:
+        list(backend.map(_play_chunk, chunked(bad, 2)))
+    with ProcessBackend(2) as pool, pytest.raises(RuntimeError, match="the crasher bot crashed"):
+        list(pool.map(_play_chunk, chunked(bad, 2)))
