@@ -142,3 +142,13 @@ def test_an_error_on_a_worker_is_the_error_itself(ray_cluster: RayHead) -> None:
         list(backend.map(_play_chunk, chunked(bad, 2)))
     with ProcessBackend(2) as pool, pytest.raises(RuntimeError, match="the crasher bot crashed"):
         list(pool.map(_play_chunk, chunked(bad, 2)))
+
+
+def test_auto_finds_the_cluster_of_this_machine(
+    ray_cluster: RayHead, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setenv("RAY_TMPDIR", ray_cluster.tmp)  # where `ray start` recorded it
+    with open_backend("auto") as backend:
+        assert backend.workers == 2
+        assert list(backend.map(_play_chunk, chunked(tasks(games=2), 1)))
