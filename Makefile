@@ -88,5 +88,16 @@ bench-compiled: $(CSTAMP)
 	$(CBIN)/python bench/bench_engine.py
 	$(CBIN)/python bench/bench_players.py
 
+# Self-play on Ray (docs/cluster.md): the optional extra, then the tests that start a real local
+# Ray cluster on 127.0.0.1 (one at a time, so no xdist; bounded, as every Ray process must stop).
+.PHONY: test-cluster bench-cluster
+test-cluster: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]'
+	timeout 600 $(BIN)/pytest -p no:xdist -q tests/cluster
+
+bench-cluster: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]'
+	$(BIN)/python bench/bench_cluster.py
+
 clean:
 	rm -rf $(VENV) $(CVENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
