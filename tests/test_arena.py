@@ -145,7 +145,7 @@ def test_records_replay(tmp_path: Path) -> None:
 
 def test_bad_matches_are_refused() -> None:
     rules = find_rules("short")
-    with pytest.raises(FifteenTwoError, match="at least one game"):
+    with pytest.raises(FifteenTwoError, match="1 to 10,000,000 games"):
         run_match("standard", "novice", rules, 0)
     with pytest.raises(FifteenTwoError, match="unknown player"):
         run_match("grandmaster", "novice", rules, 2)

@@ -20,19 +20,22 @@ later game's first dealer depends on who lost, so only single games pair exactly
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
-import multiprocessing
 import statistics
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, Final
 
 from fifteentwo.actions import Action, Dealt, GameOver
+from fifteentwo.cluster import MAX_RETRIES, Checkpoint, chunked, open_backend
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.game import Game, Observation
 from fifteentwo.players.base import Player, load_player, play_game
+from fifteentwo.players.guard import DEFAULT_MOVE_TIME, GuardedPlayer, check_move_time
 from fifteentwo.rules import Rules
 
 __all__ = [
@@ -195,6 +198,8 @@ class GameTask:
     """Game number in the match (set * legs + leg in duplicate play)."""
     duplicate: bool
     record: bool
+    move_time: float = DEFAULT_MOVE_TIME
+    """Seconds a loaded (``module:Class``) bot may take per decision."""
 
 
 @dataclass
@@ -259,11 +264,17 @@ def play_one(task: GameTask, *, keep_deals: int = 0) -> GameOutcome:
     for seat in range(rules.players):
         if seat in a_seats:
             k = a_seats.index(seat)
-            player = load_player(task.a, derive_seed(task.seed, "a", set_index, k))
+            player = load_player(
+                task.a, derive_seed(task.seed, "a", set_index, k), move_time=task.move_time
+            )
+            _label(player, "A")
             seats.append(_Timed(player, times_a))
             names.append(f"A: {task.a}")
         else:
-            player = load_player(task.b, derive_seed(task.seed, "b", set_index, b_count))
+            player = load_player(
+                task.b, derive_seed(task.seed, "b", set_index, b_count), move_time=task.move_time
+            )
+            _label(player, "B")
             b_count += 1
             seats.append(_Timed(player, times_b))
             names.append(f"B: {task.b}")
@@ -386,20 +397,31 @@ class MatchResult:
         return [o.record for o in self.outcomes if o.record is not None]
 
 
-def warm_up(a: str, b: str, rules: Rules) -> None:
+def warm_up(a: str, b: str, rules: Rules, move_time: float = DEFAULT_MOVE_TIME) -> None:
     """Play one untimed game first, so one-off costs (tables built or loaded on first use)
     do not land in the decision times."""
-    players = [load_player(a if seat % 2 == 0 else b, seat) for seat in range(rules.players)]
+    players = []
+    for seat in range(rules.players):
+        spec, label = (a, "A") if seat % 2 == 0 else (b, "B")
+        player = load_player(spec, seat, move_time=move_time)
+        _label(player, label)
+        players.append(player)
     play_game(rules, players, derive_seed(0, "warm-up"))
+
+
+def _label(player: object, side: str) -> None:
+    """Name a guarded bot by its side, so a misdeed is reported as ``player A (spec)``."""
+    if isinstance(player, GuardedPlayer):
+        player.label = side
 
 
 def _play_chunk(tasks: list[GameTask]) -> list[GameOutcome]:
     return [play_one(t) for t in tasks]
 
 
-def _chunks(tasks: list[GameTask], size: int) -> Iterator[list[GameTask]]:
-    for start in range(0, len(tasks), size):
-        yield tasks[start : start + size]
+MAX_GAMES: Final = 10_000_000
+"""The most games one match may ask for (tasks are made lazily, so a big match starts at once)."""
+MAX_JOBS: Final = 256
 
 
 def run_match(
@@ -413,37 +435,51 @@ def run_match(
     jobs: int = 1,
     record: bool = False,
     progress: Callable[[int], None] | None = None,
+    move_time: float = DEFAULT_MOVE_TIME,
+    cluster: str | None = None,
+    checkpoint: Path | None = None,
 ) -> MatchResult:
-    """Play a match and summarise it. ``jobs`` > 1 plays games in that many processes.
+    """Play a match and summarise it. ``jobs`` > 1 plays games in that many processes;
+    ``cluster`` (an address, or ``auto``) plays them on a Ray cluster instead (docs/cluster.md).
 
     With ``duplicate``, ``games`` is rounded up to whole sets (2 games, 3 in three-player).
-    ``progress`` is called with the number of games just finished.
+    ``progress`` is called with the number of games just finished. A loaded bot that
+    misbehaves stops the match with one `BotError` (players/guard.py); ``move_time`` is its
+    time limit per decision. With ``checkpoint``, finished games are kept in that file and a
+    match started again with the same file and settings resumes where it stopped.
     """
-    if games < 1:
-        raise FifteenTwoError("a match needs at least one game")
-    if jobs < 1:
-        raise FifteenTwoError("jobs must be at least 1")
+    if isinstance(games, bool) or not 1 <= games <= MAX_GAMES:
+        raise FifteenTwoError(f"a match has 1 to {MAX_GAMES:,} games")
+    if not 1 <= jobs <= MAX_JOBS:
+        raise FifteenTwoError(f"jobs must be between 1 and {MAX_JOBS}")
+    move_time = check_move_time(move_time)
     load_player(a, 0), load_player(b, 0)  # fail early, in this process, on a bad spec
     if duplicate:
         n_legs = legs(rules)
         games = -(-games // n_legs) * n_legs
-    tasks = [GameTask(a, b, rules, seed, i, duplicate, record) for i in range(games)]
+    tasks = (GameTask(a, b, rules, seed, i, duplicate, record, move_time) for i in range(games))
+    size = max(1, min(20, games // (jobs * 8)))
     start = time.perf_counter()  # includes the warm-up game and starting the processes
     outcomes: list[GameOutcome] = []
-    if jobs == 1:
-        warm_up(a, b, rules)
-        for task in tasks:
-            outcomes.append(play_one(task))
+    setup = functools.partial(warm_up, a, b, rules, move_time)
+    # A worker lost to a misbehaving bot is not worth many retries; a lost machine is.
+    retries = MAX_RETRIES if cluster is not None else 1
+    params = {
+        "kind": "arena",
+        "a": a,
+        "b": b,
+        "rules": rules.to_json(),
+        "games": games,
+        "seed": seed,
+        "duplicate": duplicate,
+        "record": record,
+    }
+    with open_backend(cluster, jobs, setup=setup, max_retries=retries) as backend:
+        saved = None if checkpoint is None else Checkpoint(checkpoint, params)
+        for chunk in backend.map(_play_chunk, chunked(tasks, size), checkpoint=saved):
+            outcomes.extend(chunk)
             if progress is not None:
-                progress(1)
-    else:
-        size = max(1, min(20, games // (jobs * 8)))
-        context = multiprocessing.get_context("spawn")
-        with context.Pool(jobs, initializer=warm_up, initargs=(a, b, rules)) as pool:
-            for chunk in pool.imap(_play_chunk, _chunks(tasks, size)):
-                outcomes.extend(chunk)
-                if progress is not None:
-                    progress(len(chunk))
+                progress(len(chunk))
     seconds = time.perf_counter() - start
     return summarise(
         a, b, rules, outcomes, duplicate=duplicate, seed=seed, jobs=jobs, seconds=seconds

@@ -11,9 +11,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
-from fifteentwo.arena import Interval, MatchResult, run_match
+from fifteentwo.arena import MAX_GAMES, MAX_JOBS, Interval, MatchResult, run_match
 from fifteentwo.cli import UsageError
 from fifteentwo.cli._paths import output_path
+from fifteentwo.cluster import add_cluster_arguments
+from fifteentwo.players.guard import DEFAULT_MOVE_TIME, check_move_time
 from fifteentwo.rules import find_rules
 
 
@@ -42,15 +44,27 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
     parser.add_argument("--record", metavar="FILE", help="write game records (JSON Lines)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument(
+        "--move-time",
+        type=float,
+        default=DEFAULT_MOVE_TIME,
+        metavar="SECONDS",
+        help="time limit per decision of a module:Class bot "
+        f"(default {DEFAULT_MOVE_TIME:g}); a bot that misbehaves stops the match with one line",
+    )
+    add_cluster_arguments(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Play the match with a progress bar, then print the summary."""
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
-    if args.jobs < 0:
-        raise UsageError("--jobs must be 0 (all cores) or more")
+    if not 1 <= args.games <= MAX_GAMES:
+        raise UsageError(f"--games must be between 1 and {MAX_GAMES:,}")
+    if not 0 <= args.jobs <= MAX_JOBS:
+        raise UsageError(f"--jobs must be between 0 (all cores) and {MAX_JOBS}")
+    if not -(2**63) <= args.seed < 2**64:
+        raise UsageError("--seed must be an integer of at most 64 bits")
+    check_move_time(args.move_time)
     if args.record is not None:  # checked before the match, not after it (docs/reliability.md)
         output_path(args.record, "--record")
     rules = find_rules(args.variant)
@@ -75,6 +89,9 @@ def run(args: argparse.Namespace) -> int:
             jobs=jobs,
             record=args.record is not None,
             progress=lambda n: progress.advance(task, n),
+            move_time=args.move_time,
+            cluster=args.cluster,
+            checkpoint=args.checkpoint,
         )
     if args.record is not None:
         from fifteentwo.records import write_records

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -184,22 +185,66 @@ LEVELS: dict[str, Callable[[int], Player]] = {}
 imports them all first): this module, which they all build on, imports none of them."""
 
 
-def load_player(spec: str, seed: int = 0) -> Player:
-    """A player from a level name (``random``, ``greedy``, ...) or ``package.module:Class``."""
+_SPEC = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
+"""``package.module:Class``: dotted identifiers, a colon, an identifier."""
+
+
+def load_player(spec: str, seed: int = 0, *, move_time: float | None = None) -> Player:
+    """A player from a level name (``random``, ``greedy``, ...) or ``package.module:Class``.
+
+    Built-in levels are trusted and play as they are. A ``module:Class`` bot is somebody else's
+    code: it comes wrapped in a `GuardedPlayer`, which checks and times every decision
+    (``move_time`` seconds each, by default `guard.DEFAULT_MOVE_TIME`) and turns any misdeed
+    into one `BotError`.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise FifteenTwoError("a player must be a level name or module:Class, not empty")
     if ":" not in spec:
         factory = LEVELS.get(spec.lower())
         if factory is None:
             raise FifteenTwoError(
-                f"unknown player {spec!r}; choose from {', '.join(LEVELS)} or give module:Class"
+                f"unknown player {_quote(spec)}; choose from {', '.join(LEVELS)} "
+                "or give module:Class"
             )
         return factory(seed)
+    if not _SPEC.fullmatch(spec):
+        raise FifteenTwoError(
+            f"bad player {_quote(spec)}: give a level name or package.module:Class"
+        )
     module_name, _, class_name = spec.partition(":")
     try:
         module = importlib.import_module(module_name)
-        cls = getattr(module, class_name)
-    except (ImportError, AttributeError) as exc:
-        raise FifteenTwoError(f"cannot load player {spec!r}: {exc}") from None
-    player = cls(seed) if isinstance(cls, type) else cls
-    if not callable(getattr(player, "choose", None)):
-        raise FifteenTwoError(f"{spec!r} has no choose(observation) method")
-    return player  # type: ignore[no-any-return]
+    except BaseException as exc:  # importing runs the bot's code: anything may come out
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        raise FifteenTwoError(
+            f"cannot load player {_quote(spec)}: {type(exc).__name__}: {_line(exc)}"
+        ) from None
+    cls = getattr(module, class_name, None)
+    if cls is None:
+        raise FifteenTwoError(f"cannot load player {_quote(spec)}: no {class_name} in it")
+    if not isinstance(cls, type) or not callable(getattr(cls, "choose", None)):
+        raise FifteenTwoError(
+            f"{_quote(spec)} is not a player class (it needs a choose(observation) method)"
+        )
+    try:
+        player = cls(seed)
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        raise FifteenTwoError(
+            f"cannot start player {_quote(spec)}: {type(exc).__name__}: {_line(exc)}"
+        ) from None
+    from fifteentwo.players.guard import GuardedPlayer
+
+    return GuardedPlayer(player, spec, move_time=move_time)  # type: ignore[return-value]
+
+
+def _quote(text: str, limit: int = 80) -> str:
+    clean = "".join(c if c.isprintable() else "?" for c in text)
+    return repr(clean if len(clean) <= limit else clean[: limit - 1] + "…")
+
+
+def _line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0][:120] if lines else "(no message)"
