@@ -17,6 +17,7 @@ from fifteentwo.app.options import PlayOptions, SessionFactory, parse_players
 from fifteentwo.app.saves import open_game_store, when_text
 from fifteentwo.app.session import SaveError, Session
 from fifteentwo.errors import FifteenTwoError
+from fifteentwo.players.guard import DEFAULT_MOVE_TIME, set_default_move_time
 from fifteentwo.rules import find_rules, preset_names
 from fifteentwo.store import GameBusy, Store, StoreError
 
@@ -122,6 +123,13 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--no-instructions", action="store_true", help="do not ask whether to show the rules"
+    )
+    parser.add_argument(
+        "--move-time",
+        type=float,
+        default=DEFAULT_MOVE_TIME,
+        metavar="SECONDS",
+        help=f"time limit per decision of a module:Class bot (default {DEFAULT_MOVE_TIME:g})",
     )
     parser.set_defaults(func=run)
 
@@ -261,6 +269,7 @@ def offer_game(store: Store | None) -> Session | None:
 def run(args: argparse.Namespace) -> int:
     """Start (or resume) a game in the chosen mode."""
     options = options_from_args(args)
+    set_default_move_time(args.move_time)  # loaded bots get it (players/guard.py)
     store = open_store_for_play()
     factory = SessionFactory(options, store=store)
     resume: Session | None = None
