@@ -173,3 +173,17 @@ def test_score_ranks_discards_by_win_probability(capsys: pytest.CaptureFixture[s
         main(["discard", "5h", "5c", "jd", "qs", "2h", "9c", "--dealer", "--score", "100,110"]) == 0
     )
     assert "win" in capsys.readouterr().out
+
+
+def test_self_play_deals_do_not_depend_on_processes(tmp_path: Path) -> None:
+    """Games are seeded by their number: one process, two, or a resumed checkpoint give the
+    same deals (docs/cluster.md)."""
+    from fifteentwo.selfplay.equity import sample_deals
+
+    one = sample_deals(150, player="greedy", seed=3, jobs=1)
+    assert len(one) == 150
+    assert sample_deals(150, player="greedy", seed=3, jobs=2) == one
+    path = tmp_path / "deals.ckpt"
+    first = sample_deals(40, player="greedy", seed=3, jobs=1, checkpoint=path)
+    assert first == one[:40]
+    assert sample_deals(150, player="greedy", seed=3, jobs=1, checkpoint=path) == one

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from raycluster import RayHead
 
-from fifteentwo.arena import GameOutcome, GameTask, _play_chunk
+from fifteentwo.arena import GameOutcome, GameTask, _play_chunk, run_match
 from fifteentwo.cluster import (
     Checkpoint,
     ClusterError,
@@ -25,7 +25,9 @@ from fifteentwo.cluster import (
     chunked,
     open_backend,
 )
+from fifteentwo.players.guard import BotError
 from fifteentwo.rules import STANDARD
+from fifteentwo.selfplay.equity import sample_deals
 
 pytestmark = pytest.mark.usefixtures("ray_env")
 
@@ -134,14 +136,28 @@ def test_a_port_that_is_not_ray_fails_fast(ray_env: None) -> None:
 
 
 def test_an_error_on_a_worker_is_the_error_itself(ray_cluster: RayHead) -> None:
-    """A bot that raises on a Ray worker stops the run with its own error, as it would locally
-    (not retried: the game is deterministic, so it would raise again)."""
+    """A bot that raises on a Ray worker stops the run with the guard's one-line error, as it
+    would locally (not retried: the game is deterministic, so it would raise again)."""
     bad = [GameTask("badbots:Crasher", "standard", STANDARD, 1, i, False, False) for i in range(4)]
-    crashed = pytest.raises(RuntimeError, match="the crasher bot crashed")
-    with RayBackend(ray_cluster.address) as backend, crashed:
+    words = r"player A \(badbots:Crasher\) raised RuntimeError: the crasher bot crashed"
+    with RayBackend(ray_cluster.address) as backend, pytest.raises(BotError, match=words):
         list(backend.map(_play_chunk, chunked(bad, 2)))
-    with ProcessBackend(2) as pool, pytest.raises(RuntimeError, match="the crasher bot crashed"):
+    with ProcessBackend(2) as pool, pytest.raises(BotError, match=words):
         list(pool.map(_play_chunk, chunked(bad, 2)))
+    with pytest.raises(BotError, match=words):
+        run_match("badbots:Crasher", "standard", STANDARD, 4, cluster=ray_cluster.address)
+
+
+def test_arena_and_table_builds_on_ray_match_local(ray_cluster: RayHead, tmp_path: Path) -> None:
+    """The public entry points give the same results on Ray as on one process."""
+    rules = STANDARD
+    local = run_match("standard", "novice", rules, 8, seed=4, jobs=1)
+    remote = run_match("standard", "novice", rules, 8, seed=4, cluster=ray_cluster.address)
+    assert [facts([o]) for o in local.outcomes] == [facts([o]) for o in remote.outcomes]
+    assert (local.a_wins, local.b_wins) == (remote.a_wins, remote.b_wins)
+    here = sample_deals(120, player="greedy", seed=9, jobs=1)
+    there = sample_deals(120, player="greedy", seed=9, cluster=ray_cluster.address)
+    assert here == there
 
 
 def test_auto_finds_the_cluster_of_this_machine(

@@ -12,6 +12,7 @@ from rich.progress import Progress
 
 from fifteentwo.analysis.equity import DATA_FILE, TARGETS, load_table, table_in_use
 from fifteentwo.cli import UsageError
+from fifteentwo.cluster import add_cluster_arguments
 from fifteentwo.tablefiles import TableFileError, check_table_path, user_table_path
 
 
@@ -48,6 +49,13 @@ def register(subparsers: Any) -> None:
         help="file --build writes (default: tables/equity.npz in the data dir, which is then "
         "used instead of the shipped table; the shipped table is never overwritten)",
     )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=0,
+        help="processes for --build (default: all cores; the result does not depend on it)",
+    )
+    add_cluster_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -55,8 +63,10 @@ def run(args: argparse.Namespace) -> int:
     """Print a position's equity, or rebuild the tables."""
     console = Console()
     if args.build:
-        if args.deals < 100:
-            raise UsageError("--deals must be at least 100")
+        if not 100 <= args.deals <= 100_000_000:
+            raise UsageError("--deals must be between 100 and 100,000,000")
+        if not 0 <= args.jobs <= 256:
+            raise UsageError("--jobs must be between 0 (all cores) and 256")
         from fifteentwo.selfplay.equity import build_tables  # (self-play: the players load)
 
         try:  # checked before any deal is played
@@ -71,6 +81,9 @@ def run(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 path=out,
                 progress=lambda n: progress.advance(task, n),
+                jobs=args.jobs,
+                cluster=args.cluster,
+                checkpoint=args.checkpoint,
             )
         t = tables[121]
         console.print(

@@ -10,10 +10,12 @@ built it is stored in the file (``built_by``).
 from __future__ import annotations
 
 import io
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -29,6 +31,7 @@ from fifteentwo.analysis.equity import (
     clear_cache,
     solve,
 )
+from fifteentwo.cluster import Checkpoint, open_backend
 from fifteentwo.players import load_player, play_game
 from fifteentwo.rules import STANDARD
 from fifteentwo.tablefiles import check_table_path, user_table_path, write_table_bytes
@@ -36,27 +39,20 @@ from fifteentwo.tablefiles import check_table_path, user_table_path, write_table
 __all__ = ["build_tables", "sample_deals"]
 
 
-def sample_deals(
-    deals: int,
-    *,
-    player: str = "expert",
-    seed: int = 0,
-    progress: Callable[[int], None] | None = None,
-    role_totals: dict[str, float] | None = None,
-    role_deals: list[dict[str, int]] | None = None,
-) -> list[DealSample]:
-    """Play computer-vs-computer games and keep each complete deal's ordered scores.
+GAMES_PER_CHUNK: Final = 4
+"""Games one task plays (a game to 1,000 points holds about 35 deals)."""
 
-    ``role_totals``, when given, is filled with the summed points of each `ROLE_MEANS` source.
-    ``role_deals``, when given, gets each complete deal's points by `ROLE_MEANS` source.
-    """
+
+def _play_games(task: tuple[str, int, int]) -> list[tuple[DealSample, dict[str, int]]]:
+    """Every complete deal of games ``first`` .. ``first + count - 1`` (each seeded by its
+    number, so a task's result is the same wherever it runs): its ordered scores and its
+    points by `ROLE_MEANS` source."""
+    player, first, count = task
     rules = STANDARD.replace(target=1000, skunk=None, double_skunk=None)  # no deal is cut short
-    out: list[DealSample] = []
-    game_seed = seed
-    while len(out) < deals:
+    out: list[tuple[DealSample, dict[str, int]]] = []
+    for game_seed in range(first, first + count):
         players = [load_player(player, game_seed * 2), load_player(player, game_seed * 2 + 1)]
         game = play_game(rules, players, game_seed)
-        game_seed += 1
         current: DealSample | None = None
         pending: list[Scored] = []
         dealer = 0
@@ -71,18 +67,53 @@ def sample_deals(
                 by_role: dict[str, int] = dict.fromkeys(ROLE_MEANS, 0)
                 for scored in pending:
                     by_role[_role_key(scored.reason, scored.seat == dealer)] += scored.points
-                if role_totals is not None:
-                    for key, value in by_role.items():
-                        role_totals[key] = role_totals.get(key, 0.0) + value
-                if role_deals is not None:
-                    role_deals.append(by_role)
+                out.append((current, by_role))
                 pending = []
-                out.append(current)
                 current = None
-                if progress is not None:
-                    progress(1)
-                if len(out) >= deals:
-                    break
+    return out
+
+
+def sample_deals(
+    deals: int,
+    *,
+    player: str = "expert",
+    seed: int = 0,
+    progress: Callable[[int], None] | None = None,
+    role_totals: dict[str, float] | None = None,
+    role_deals: list[dict[str, int]] | None = None,
+    jobs: int = 1,
+    cluster: str | None = None,
+    checkpoint: Path | None = None,
+) -> list[DealSample]:
+    """Play computer-vs-computer games and keep each complete deal's ordered scores.
+
+    Games are numbered from ``seed`` and each is seeded by its number, so the deals are the
+    same on one process, ``jobs`` processes or a Ray ``cluster`` (fifteentwo.cluster); with a
+    ``checkpoint`` file an interrupted build resumes where it stopped.
+    ``role_totals``, when given, is filled with the summed points of each `ROLE_MEANS` source.
+    ``role_deals``, when given, gets each complete deal's points by `ROLE_MEANS` source.
+    """
+    out: list[DealSample] = []
+    tasks = ((player, seed + k * GAMES_PER_CHUNK, GAMES_PER_CHUNK) for k in itertools.count())
+    params = {"kind": "equity deals", "player": player, "seed": seed}
+    with open_backend(cluster, jobs) as backend:
+        saved = None if checkpoint is None else Checkpoint(checkpoint, params)
+        results = backend.map(_play_games, tasks, checkpoint=saved)
+        try:
+            for chunk in results:
+                for sample, by_role in chunk:
+                    if role_totals is not None:
+                        for key, value in by_role.items():
+                            role_totals[key] = role_totals.get(key, 0.0) + value
+                    if role_deals is not None:
+                        role_deals.append(by_role)
+                    out.append(sample)
+                    if progress is not None:
+                        progress(1)
+                    if len(out) >= deals:
+                        return out
+        finally:
+            results.close()
     return out
 
 
@@ -103,6 +134,9 @@ def build_tables(
     seed: int = 0,
     path: Path | None = None,
     progress: Callable[[int], None] | None = None,
+    jobs: int = 1,
+    cluster: str | None = None,
+    checkpoint: Path | None = None,
 ) -> dict[int, EquityTable]:
     """Sample deals, solve the 121 and 61 tables, and save them to ``path`` (default: the
     data dir's ``tables/equity.npz``, which `load_table` then prefers; never the shipped one).
@@ -118,6 +152,9 @@ def build_tables(
         progress=progress,
         role_totals=totals,
         role_deals=per_deal,
+        jobs=jobs,
+        cluster=cluster,
+        checkpoint=checkpoint,
     )
     means = {key: totals.get(key, 0.0) / len(samples) for key in ROLE_MEANS}
     tables = {t: solve(samples, t, source=player) for t in TARGETS}
