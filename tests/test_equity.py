@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from functools import cache
+from pathlib import Path
 
 import pytest
 
