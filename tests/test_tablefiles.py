@@ -253,3 +253,15 @@ def test_the_crib_builder_command_rebuilds_the_shipped_numbers_into_the_data_dir
     tables, source = crib_tables()
     assert source.path == written and not source.shipped
     assert tables == shipped
+
+
+def test_a_pegging_build_does_not_depend_on_processes(tmp_path: Path) -> None:
+    """Rows are computed in chunks on the execution backends: one process, two, or a resumed
+    checkpoint give the same tables (docs/cluster.md)."""
+    from fifteentwo.selfplay.pegging import build
+
+    one = build(2, seed=5, jobs=1)
+    assert build(2, seed=5, jobs=2) == one
+    path = tmp_path / "pegging.ckpt"
+    assert build(2, seed=5, jobs=1, checkpoint=path) == one
+    assert build(2, seed=5, jobs=1, checkpoint=path) == one  # every row from the checkpoint

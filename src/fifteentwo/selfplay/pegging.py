@@ -22,11 +22,13 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations_with_replacement
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
+from fifteentwo.cluster import Checkpoint, add_cluster_arguments, chunked, open_backend
+from fifteentwo.errors import FifteenTwoError
 from fifteentwo.players.discarding import table_discards
 from fifteentwo.players.knowledge import PIPS
 from fifteentwo.players.pegging import PegSearch
@@ -39,7 +41,6 @@ from fifteentwo.players.pegtable import (
     peg_tables,
 )
 from fifteentwo.tablefiles import (
-    TableFileError,
     check_table_path,
     user_table_path,
     write_json_table,
@@ -122,25 +123,47 @@ def _dealer_row(
     return total / n if n else 0.0  # (no sample hand fits: only in a tiny build)
 
 
+def _rows(task: tuple[Callable[[Any], Any], list[Any]]) -> list[Any]:
+    """One chunk of table rows (a picklable task for the execution backends)."""
+    row, items = task
+    return [row(item) for item in items]
+
+
 def build(
-    samples: int = SAMPLES, seed: int = SEED, jobs: int = 1
+    samples: int = SAMPLES,
+    seed: int = SEED,
+    jobs: int = 1,
+    *,
+    cluster: str | None = None,
+    checkpoint: Path | None = None,
 ) -> tuple[dict[str, dict[tuple[int, ...], float]], dict[tuple[int, ...], dict[int, float]]]:
     """The tables: pegging values ``{"dealer": {ranks: value}, "pone": {...}}`` and the pone's
-    opening leads ``{ranks: {lead rank: value}}``."""
-    import multiprocessing
+    opening leads ``{ranks: {lead rank: value}}``.
 
+    Rows are computed in chunks on ``jobs`` local processes or a Ray ``cluster``
+    (fifteentwo.cluster); every row depends only on the seeded sample, so the tables do not
+    depend on where they were built, and a ``checkpoint`` file resumes an interrupted build."""
     rng = random.Random(seed)
     keeps: list[tuple[int, ...]] = [
         k for k in combinations_with_replacement(range(1, 14), 4) if max(map(k.count, k)) <= 4
     ]
     as_pone = _opponent_hands(rng, True, samples)  # they deal while we lead
     as_dealer = _opponent_hands(rng, False, samples)  # they lead
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(jobs) as pool:
-        lead_rows = pool.map(_pone_row, [(k, as_pone) for k in keeps], chunksize=20)
+    params = {"kind": "pegging", "samples": samples, "seed": seed}
+    saved = None if checkpoint is None else Checkpoint(checkpoint, params)
+    with open_backend(cluster, jobs) as backend:
+        tasks = ((_pone_row, [(k, as_pone) for k in keys]) for keys in chunked(keeps, 20))
+        stage = None if saved is None else saved.part("leads")
+        lead_rows = [row for rows in backend.map(_rows, tasks, checkpoint=stage) for row in rows]
         leads = dict(zip(keeps, lead_rows, strict=True))
         best_lead = {k: max(row, key=lambda r: (row[r], -r)) for k, row in leads.items()}
-        dealer = pool.map(_dealer_row, [(k, as_dealer, best_lead) for k in keeps], chunksize=20)
+        dealer_tasks = (
+            (_dealer_row, [(k, as_dealer, best_lead) for k in keys]) for keys in chunked(keeps, 20)
+        )
+        stage = None if saved is None else saved.part("dealer")
+        dealer = [
+            row for rows in backend.map(_rows, dealer_tasks, checkpoint=stage) for row in rows
+        ]
     values = {
         "pone": {k: max(row.values()) for k, row in leads.items()},
         "dealer": dict(zip(keeps, dealer, strict=True)),
@@ -226,6 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=SEED, help="seed of the opponent hands")
     parser.add_argument("--deals", type=int, default=KEEP_DEALS, help="deals per role (--keeps)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    add_cluster_arguments(parser)
     parser.add_argument("--out", type=Path, help="file to write (default: the data dir)")
     args = parser.parse_args(argv)
     for name, value, low, high in (
@@ -242,9 +266,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.keeps:
             written = write_keeps(out, build_keeps(args.deals), args.deals)
         else:
-            tables, leads = build(args.samples, seed=args.seed, jobs=args.jobs)
+            tables, leads = build(
+                args.samples,
+                seed=args.seed,
+                jobs=args.jobs,
+                cluster=args.cluster,
+                checkpoint=args.checkpoint,
+            )
             written = write_pegging(out, tables, leads, samples=args.samples, seed=args.seed)
-    except TableFileError as exc:
+    except FifteenTwoError as exc:  # a table path, a cluster or a checkpoint that cannot be used
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(f"wrote {written}")
