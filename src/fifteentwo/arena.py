@@ -36,6 +36,7 @@ from fifteentwo.errors import FifteenTwoError
 from fifteentwo.game import Game, Observation
 from fifteentwo.players.base import Player, load_player, play_game
 from fifteentwo.players.guard import DEFAULT_MOVE_TIME, GuardedPlayer, check_move_time
+from fifteentwo.players.protocol import ProtocolPlayer
 from fifteentwo.rules import Rules
 
 __all__ = [
@@ -175,6 +176,15 @@ class _Timed:
         self.player = player
         self.times = times
         self.rng = player.rng
+        self.wants_events = getattr(player, "wants_events", False)
+
+    def events(self, events: Sequence[Any]) -> None:
+        self.player.events(events)  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        close = getattr(self.player, "close", None)
+        if close is not None:
+            close()
 
     def choose(self, obs: Observation) -> Action:
         start = time.perf_counter()
@@ -278,7 +288,11 @@ def play_one(task: GameTask, *, keep_deals: int = 0) -> GameOutcome:
             b_count += 1
             seats.append(_Timed(player, times_b))
             names.append(f"B: {task.b}")
-    game = play_game(rules, seats, deal_seed)  # type: ignore[arg-type]
+    try:
+        game = play_game(rules, seats, deal_seed)  # type: ignore[arg-type]
+    finally:
+        for seat_player in seats:
+            seat_player.close()  # a protocol bot's program ends with its game
     return _outcome(
         task,
         game,
@@ -406,12 +420,19 @@ def warm_up(a: str, b: str, rules: Rules, move_time: float = DEFAULT_MOVE_TIME) 
         player = load_player(spec, seat, move_time=move_time)
         _label(player, label)
         players.append(player)
-    play_game(rules, players, derive_seed(0, "warm-up"))
+    try:
+        play_game(rules, players, derive_seed(0, "warm-up"))
+    finally:
+        for player in players:
+            close = getattr(player, "close", None)
+            if close is not None:
+                close()
 
 
 def _label(player: object, side: str) -> None:
-    """Name a guarded bot by its side, so a misdeed is reported as ``player A (spec)``."""
-    if isinstance(player, GuardedPlayer):
+    """Name a guarded or protocol bot by its side, so a misdeed is reported as
+    ``player A (spec)``."""
+    if isinstance(player, GuardedPlayer | ProtocolPlayer):
         player.label = side
 
 
@@ -453,7 +474,10 @@ def run_match(
     if not 1 <= jobs <= MAX_JOBS:
         raise FifteenTwoError(f"jobs must be between 1 and {MAX_JOBS}")
     move_time = check_move_time(move_time)
-    load_player(a, 0), load_player(b, 0)  # fail early, in this process, on a bad spec
+    for spec in (a, b):  # fail early, in this process, on a bad spec
+        close = getattr(load_player(spec, 0, move_time=move_time), "close", None)
+        if close is not None:
+            close()
     if duplicate:
         n_legs = legs(rules)
         games = -(-games // n_legs) * n_legs

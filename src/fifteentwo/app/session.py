@@ -186,6 +186,9 @@ class Session:
 
     def _apply(self, action: Any) -> list[Event]:
         events = self.game.apply(action)
+        for seat, player in self.players.items():
+            if getattr(player, "wants_events", False):  # a protocol bot: tell its program
+                player.events(self.game.events_for(seat, events))  # type: ignore[attr-defined]
         for event in events:
             if isinstance(event, GameOver):
                 self._finished.append(self._finished_game())
@@ -352,7 +355,12 @@ class Session:
         self._flush_notices()
 
     def release(self) -> None:
-        """Give up this session's hold on its game (it stays saved for a later resume)."""
+        """Give up this session's hold on its game (it stays saved for a later resume), and
+        end the programs of protocol bots."""
+        for player in self.players.values():
+            close = getattr(player, "close", None)
+            if close is not None:
+                close()
         if self.store is not None and self.game_id is not None:
             self.store.release(self.game_id, owner=self.owner)
         self._flush_notices()

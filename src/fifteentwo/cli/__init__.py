@@ -33,6 +33,8 @@ COMMANDS = (
     "history",
     "saved",
     "arena",
+    "engine",
+    "bot_check",
     "serve",
 )
 """Subcommand modules under `fifteentwo.cli`, in the order ``--help`` lists them."""

@@ -16,6 +16,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from fifteentwo.actions import (
     CHANCE,
@@ -164,6 +165,9 @@ def play_game(
     if len(players) != rules.players:
         raise IllegalActionError(f"{len(players)} players for a {rules.players}-seat game")
     game = Game(rules, seed=seed)
+    listeners = [(i, p) for i, p in enumerate(players) if getattr(p, "wants_events", False)]
+    if listeners:
+        return _play_telling(game, players, listeners, on_step)
     # Bound methods fetched once: this loop runs a few hundred times a game.
     apply, sample, observe = game.apply, game.sample_chance, game.observation
     choose = [player.choose for player in players]
@@ -180,6 +184,28 @@ def play_game(
     return game
 
 
+def _play_telling(
+    game: Game,
+    players: Sequence[Player],
+    listeners: list[tuple[int, Any]],
+    on_step: Callable[[Game], None] | None,
+) -> Game:
+    """`play_game`'s loop for tables with a player that wants its seat's events (a protocol
+    bot: it tells its program what each deal revealed)."""
+    while not game.is_over:
+        seat = game.to_move
+        assert seat is not None
+        if seat == CHANCE:
+            events = game.apply(game.sample_chance())
+        else:
+            events = game.apply(players[seat].choose(game.observation(seat)))
+        for listener_seat, listener in listeners:
+            listener.events(game.events_for(listener_seat, events))
+        if on_step is not None:
+            on_step(game)
+    return game
+
+
 LEVELS: dict[str, Callable[[int], Player]] = {}
 """Player levels by name, filled by the level modules as they load (`fifteentwo.players`
 imports them all first): this module, which they all build on, imports none of them."""
@@ -190,7 +216,8 @@ _SPEC = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_]
 
 
 def load_player(spec: str, seed: int = 0, *, move_time: float | None = None) -> Player:
-    """A player from a level name (``random``, ``greedy``, ...) or ``package.module:Class``.
+    """A player from a level name (``random``, ``greedy``, ...), ``package.module:Class``, or
+    ``exec:CMD ARGS`` (a program speaking the bot protocol, players/protocol.py).
 
     Built-in levels are trusted and play as they are. A ``module:Class`` bot is somebody else's
     code: it comes wrapped in a `GuardedPlayer`, which checks and times every decision
@@ -199,6 +226,10 @@ def load_player(spec: str, seed: int = 0, *, move_time: float | None = None) -> 
     """
     if not isinstance(spec, str) or not spec.strip():
         raise FifteenTwoError("a player must be a level name or module:Class, not empty")
+    if spec.startswith("exec:"):
+        from fifteentwo.players.protocol import ProtocolPlayer
+
+        return ProtocolPlayer(spec[5:], seed, move_time=move_time)  # type: ignore[return-value]
     if ":" not in spec:
         factory = LEVELS.get(spec.lower())
         if factory is None:

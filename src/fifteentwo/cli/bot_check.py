@@ -1,0 +1,235 @@
+"""``cribbage bot-check CMD``: the conformance kit for protocol bots.
+
+It starts the program, reads the variants its ``hello`` claims, and plays it through each of
+them against the standard level, on fixed seeds, until every edge case of the variant has come
+up in the bot's own decisions or a cap is reached: a go with cards still held, a card that makes
+31, the last card, the five-card game's optional go, four-player partners, a game that ends in
+the middle of the play. Anything the bot gets wrong (a crash, garbage, an illegal action, a
+timeout, a bad handshake) is reported with the variant and the seed that shows it; the exit
+status is 1 when anything failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from fifteentwo.actions import (
+    CHANCE,
+    GO,
+    Action,
+    CardPlayed,
+    Event,
+    GameOver,
+    Phase,
+    Play,
+    Reason,
+    Scored,
+)
+from fifteentwo.cli import UsageError
+from fifteentwo.game import Game
+from fifteentwo.observation import Observation
+from fifteentwo.players import load_player
+from fifteentwo.players.guard import DEFAULT_MOVE_TIME, BotError, check_move_time
+from fifteentwo.players.protocol import ProtocolPlayer
+from fifteentwo.rules import find_rules, preset_names
+
+MAX_GAMES = 30
+"""Games per variant at most while looking for edge cases not yet seen."""
+
+GO_HOLDING = "go with cards still held"
+THIRTY_ONE = "31"
+LAST_CARD = "the last card"
+OPTIONAL_GO = "optional go (five-card)"
+PARTNERS = "four-player partners"
+ENDS_IN_PLAY = "game ends in the play"
+
+
+def edge_cases(rules_name: str) -> list[str]:
+    """The edge cases a variant can show."""
+    rules = find_rules(rules_name)
+    cases = [GO_HOLDING, THIRTY_ONE, LAST_CARD, ENDS_IN_PLAY]
+    if rules.optional_play_after_go:
+        cases.append(OPTIONAL_GO)
+    if rules.partnerships:
+        cases.append(PARTNERS)
+    return cases
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``bot-check`` subcommand."""
+    parser = subparsers.add_parser(
+        "bot-check",
+        help="check that a protocol bot plays every variant it claims correctly",
+        description=(
+            "Play a bot program (docs/protocol.md) through every variant its hello claims, "
+            "with the edge cases of each, and report what it got wrong. "
+            "Example: cribbage bot-check './mybot --level 3'"
+        ),
+    )
+    parser.add_argument("command", metavar="CMD", help="the bot's command line")
+    parser.add_argument(
+        "--games", type=int, default=4, help="games per variant at least (default 4)"
+    )
+    parser.add_argument(
+        "--move-time",
+        type=float,
+        default=DEFAULT_MOVE_TIME,
+        metavar="SECONDS",
+        help=f"time limit per decision (default {DEFAULT_MOVE_TIME:g})",
+    )
+    parser.set_defaults(func=run)
+
+
+@dataclass
+class VariantReport:
+    """What playing one variant showed."""
+
+    variant: str
+    games: int = 0
+    seen: dict[str, int] = field(default_factory=dict)
+    failures: list[str] = field(default_factory=list)
+
+
+class _Watched:
+    """Stands in the bot's seat, noting which edge cases its decisions met."""
+
+    def __init__(self, player: ProtocolPlayer, seen: dict[str, int]) -> None:
+        self.player = player
+        self.seen = seen
+        self.rng = player.rng
+        self.wants_events = True
+
+    def choose(self, obs: Observation) -> Action:
+        action = self.player.choose(obs)
+        if obs.phase is Phase.PLAY:
+            others_said_go = any(go for seat, go in enumerate(obs.passed) if seat != obs.seat)
+            if others_said_go and obs.hand:
+                self._saw(GO_HOLDING)  # to play on after a go, cards still in hand
+            if GO in obs.legal and any(isinstance(a, Play) for a in obs.legal):
+                self._saw(OPTIONAL_GO)  # may play on or decline (five-card rules)
+            if obs.rules.partnerships:
+                self._saw(PARTNERS)
+        return action
+
+    def events(self, events: list[Event]) -> None:
+        self.player.events(events)
+
+    def _saw(self, case: str) -> None:
+        self.seen[case] = self.seen.get(case, 0) + 1
+
+
+def _note_table_events(game: Game, seen: dict[str, int]) -> None:
+    for event in game.events:
+        if isinstance(event, CardPlayed) and event.count == 31:
+            seen[THIRTY_ONE] = seen.get(THIRTY_ONE, 0) + 1
+        elif isinstance(event, Scored) and event.reason is Reason.LAST_CARD:
+            seen[LAST_CARD] = seen.get(LAST_CARD, 0) + 1
+        elif isinstance(event, GameOver) and _ended_in_play(game):
+            seen[ENDS_IN_PLAY] = seen.get(ENDS_IN_PLAY, 0) + 1
+
+
+def _ended_in_play(game: Game) -> bool:
+    """Whether the game's last points came in the play (pegging out), not in the show."""
+    for event in reversed(game.events):
+        if isinstance(event, Scored):
+            return event.reason in (Reason.PLAY, Reason.GO, Reason.LAST_CARD)
+    return False
+
+
+def play_variant(command: str, variant: str, games: int, move_time: float) -> VariantReport:
+    """Play ``variant`` until its edge cases are seen (at least ``games`` games)."""
+    report = VariantReport(variant)
+    rules = find_rules(variant)
+    wanted = edge_cases(variant)
+    bot_seats = (0, 2) if rules.partnerships else (0,)
+    for seed in range(MAX_GAMES):
+        if seed >= games and all(report.seen.get(case) for case in wanted):
+            break
+        game = Game(rules, seed=seed)
+        bots: list[ProtocolPlayer] = []
+        try:
+            seats: list[Any] = []
+            for seat in range(rules.players):
+                if seat in bot_seats:
+                    bot = ProtocolPlayer(command, seed * 10 + seat, move_time=move_time)
+                    bots.append(bot)
+                    seats.append(_Watched(bot, report.seen))
+                else:
+                    seats.append(load_player("standard", seed * 10 + seat))
+            _play(game, seats)
+        except BotError as exc:
+            report.failures.append(f"seed {seed}: {exc}")
+            report.games += 1
+            if len(report.failures) >= 3:
+                break
+            continue
+        finally:
+            for bot in bots:
+                bot.close()
+        report.games += 1
+        _note_table_events(game, report.seen)
+    return report
+
+
+def _play(game: Game, seats: list[Any]) -> None:
+    while not game.is_over:
+        seat = game.to_move
+        assert seat is not None
+        if seat == CHANCE:
+            events = game.apply(game.sample_chance())
+        else:
+            events = game.apply(seats[seat].choose(game.observation(seat)))
+        for i, player in enumerate(seats):
+            if getattr(player, "wants_events", False):
+                player.events(game.events_for(i, events))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the bot and print the report; exit 1 when anything failed."""
+    if not 1 <= args.games <= MAX_GAMES:
+        raise UsageError(f"--games must be between 1 and {MAX_GAMES}")
+    move_time = check_move_time(args.move_time)
+    console = Console(highlight=False)
+    try:
+        probe = ProtocolPlayer(args.command, 0, move_time=move_time)
+    except BotError as exc:
+        console.print(f"FAIL handshake: {exc}", markup=False)
+        return 1
+    info = probe.info
+    probe.close()
+    claimed = info.get("variants")
+    problems: list[str] = []
+    if not isinstance(claimed, list) or not claimed or not all(isinstance(v, str) for v in claimed):
+        problems.append("its hello names no variants (a list of names such as 'standard')")
+        claimed = []
+    known = [v for v in claimed if v in preset_names()]
+    problems += [f"claims an unknown variant {v!r}" for v in claimed if v not in preset_names()]
+    console.print(
+        f"{info.get('name')} {info.get('version') or ''} by {info.get('author') or '?'}: "
+        f"claims {', '.join(claimed) or 'nothing'}",
+        markup=False,
+    )
+    table = Table("variant", "games", "edge cases seen", "failures", title_justify="left")
+    failed = bool(problems)
+    for variant in known:
+        report = play_variant(args.command, variant, args.games, move_time)
+        wanted = edge_cases(variant)
+        seen = ", ".join(f"{c} x{report.seen[c]}" for c in wanted if report.seen.get(c))
+        missing = [c for c in wanted if not report.seen.get(c)]
+        if missing and not report.failures:
+            seen += f" (not reached: {', '.join(missing)})"
+        table.add_row(variant, str(report.games), seen or "-", str(len(report.failures)))
+        for failure in report.failures:
+            problems.append(f"{variant}, {failure}")
+        failed = failed or bool(report.failures)
+    console.print(table)
+    for problem in problems:
+        console.print(f"FAIL {problem}", markup=False)
+    if not failed:
+        console.print("PASS: no mistakes found")
+    return 1 if failed else 0

@@ -1,0 +1,528 @@
+"""The bot protocol: computer players in any language, as programs speaking JSON Lines.
+
+A bot is a program that reads one JSON object per line on stdin and writes one per line on
+stdout (docs/protocol.md, with a JSON Schema for every message in ``data/protocol/``):
+
+- the game says ``hello`` (protocol version, the bot's seat, the time limit); the bot answers
+  ``hello`` with its name, author, version and the variants it plays;
+- ``new_game`` gives the rules and the bot's seed before each game;
+- ``decide`` gives the seat's view (everything in `Observation`, cards as ``5H``/``TS``) and
+  the legal actions; the bot answers ``action`` with the same ``id`` within the time limit;
+- ``deal_end`` and ``game_end`` carry what was revealed (shown hands and crib, the starter,
+  scores), so a bot can learn its opponent; ``quit`` ends the session.
+
+`ProtocolPlayer` (the spec ``exec:CMD ARGS``) plays such a program in any seat, with the guards
+of a loaded bot: a time limit per decision, a crash, an exit or a garbage reply named in one
+`BotError` line, and the process always killed and reaped. `serve` is the other side: it makes
+any player speak the protocol (``cribbage engine --level expert``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import selectors
+import shlex
+import subprocess
+import time
+import weakref
+from collections.abc import Callable, Iterable, Sequence
+from typing import IO, Any, Final
+
+from fifteentwo.actions import (
+    GO,
+    Action,
+    Count,
+    Cut,
+    DealDone,
+    Discard,
+    Event,
+    GameOver,
+    Go,
+    HandCounted,
+    Muggins,
+    Phase,
+    Play,
+    StarterTurned,
+)
+from fifteentwo.cards import Card
+from fifteentwo.errors import CardError, FifteenTwoError, RulesError
+from fifteentwo.observation import Observation
+from fifteentwo.players.guard import BotError, check_move_time, default_move_time
+from fifteentwo.rules import Rules
+
+__all__ = [
+    "MAX_LINE",
+    "PROTOCOL_VERSION",
+    "ProtocolError",
+    "ProtocolPlayer",
+    "action_from_json",
+    "action_to_json",
+    "observation_from_json",
+    "serve",
+    "view_json",
+]
+
+PROTOCOL_VERSION: Final = 1
+MAX_LINE: Final = 1 << 20
+"""The longest line either side may send (bytes)."""
+HANDSHAKE_TIME: Final = 10.0
+"""Seconds a bot has to answer ``hello`` (starting an interpreter can take a while)."""
+
+
+class ProtocolError(FifteenTwoError):
+    """A message that does not follow the protocol."""
+
+
+# --- cards, actions and views as JSON ----------------------------------------------------------
+
+
+def _card(text: object) -> Card:
+    if not isinstance(text, str) or len(text) != 2:
+        raise ProtocolError(f"a card is two characters like '5H' or 'TS', not {_show(text)}")
+    try:
+        return Card.parse(text)
+    except CardError:
+        raise ProtocolError(f"not a card: {_show(text)}") from None
+
+
+def _cards(cards: Iterable[Card]) -> list[str]:
+    return [c.short for c in cards]
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """An action as the protocol writes it: ``{"type": "play", "card": "5H"}``."""
+    if isinstance(action, Discard):
+        return {"type": "discard", "cards": _cards(action.cards)}
+    if isinstance(action, Play):
+        return {"type": "play", "card": action.card.short}
+    if isinstance(action, Go):
+        return {"type": "go"}
+    if isinstance(action, Cut):
+        return {"type": "cut", "depth": action.depth}
+    if isinstance(action, Count):
+        return {"type": "count", "points": action.points}
+    if isinstance(action, Muggins):
+        return {"type": "muggins", "take": action.take}
+    raise ProtocolError(f"not a seat's action: {action!r}")
+
+
+def _int(value: object, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not -1000 <= value <= 1000:
+        raise ProtocolError(f"{name} must be a small integer, not {_show(value)}")
+    return value
+
+
+def action_from_json(data: object) -> Action:
+    """The action a JSON object names; `ProtocolError` when it names none (types are checked:
+    ``true`` is no count)."""
+    if not isinstance(data, dict):
+        raise ProtocolError(f"an action is a JSON object, not {_show(data)}")
+    kind = data.get("type")
+    fields = {
+        "discard": {"type", "cards"},
+        "play": {"type", "card"},
+        "go": {"type"},
+        "cut": {"type", "depth"},
+        "count": {"type", "points"},
+        "muggins": {"type", "take"},
+    }
+    if not isinstance(kind, str) or kind not in fields:
+        raise ProtocolError(f"unknown action type {_show(kind)}")
+    if set(data) != fields[kind]:
+        raise ProtocolError(f"a {kind} action has the fields {sorted(fields[kind])}")
+    if kind == "discard":
+        cards = data["cards"]
+        if not isinstance(cards, list) or not 1 <= len(cards) <= 4:
+            raise ProtocolError("a discard's cards are a list of one to four cards")
+        return Discard(tuple(sorted(_card(c) for c in cards)))
+    if kind == "play":
+        return Play(_card(data["card"]))
+    if kind == "go":
+        return GO
+    if kind == "cut":
+        return Cut(_int(data["depth"], "a cut's depth"))
+    if kind == "count":
+        return Count(_int(data["points"], "a count's points"))
+    take = data["take"]
+    if not isinstance(take, bool):
+        raise ProtocolError(f"muggins' take is true or false, not {_show(take)}")
+    return Muggins(take)
+
+
+def view_json(obs: Observation) -> dict[str, Any]:
+    """Everything in a seat's `Observation` but the rules (sent once, in ``new_game``)."""
+    return {
+        "seat": obs.seat,
+        "phase": obs.phase.value,
+        "to_move": obs.to_move,
+        "dealer": obs.dealer,
+        "scores": list(obs.scores),
+        "match_points": list(obs.match_points),
+        "game_number": obs.game_number,
+        "hand": _cards(obs.hand),
+        "kept": _cards(obs.kept),
+        "discards": _cards(obs.discards),
+        "starter": None if obs.starter is None else obs.starter.short,
+        "pile": _cards(obs.pile),
+        "count": obs.count,
+        "played": [[seat, card.short] for seat, card in obs.played],
+        "passed": list(obs.passed),
+        "hand_sizes": list(obs.hand_sizes),
+        "shown": [
+            {"seat": seat, "crib": crib, "cards": _cards(cards)} for seat, crib, cards in obs.shown
+        ],
+        "pending_claim": obs.pending_claim,
+        "to_count": _cards(obs.to_count),
+        "counting_crib": obs.counting_crib,
+    }
+
+
+def observation_from_json(
+    view: dict[str, Any], rules: Rules, legal: Sequence[object]
+) -> Observation:
+    """The `Observation` a ``decide`` message describes (what `serve` gives its player)."""
+    try:
+        starter = view["starter"]
+        return Observation(
+            rules,
+            int(view["seat"]),
+            Phase(view["phase"]),
+            view["to_move"],
+            int(view["dealer"]),
+            tuple(int(s) for s in view["scores"]),
+            tuple(int(s) for s in view["match_points"]),
+            int(view["game_number"]),
+            tuple(_card(c) for c in view["hand"]),
+            tuple(_card(c) for c in view["kept"]),
+            tuple(_card(c) for c in view["discards"]),
+            None if starter is None else _card(starter),
+            tuple(_card(c) for c in view["pile"]),
+            int(view["count"]),
+            tuple((int(seat), _card(card)) for seat, card in view["played"]),
+            tuple(bool(p) for p in view["passed"]),
+            tuple(int(n) for n in view["hand_sizes"]),
+            tuple(
+                (int(s["seat"]), bool(s["crib"]), tuple(_card(c) for c in s["cards"]))
+                for s in view["shown"]
+            ),
+            tuple(action_from_json(a) for a in legal),
+            view["pending_claim"],
+            tuple(_card(c) for c in view["to_count"]),
+            bool(view["counting_crib"]),
+        )
+    except ProtocolError:
+        raise
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ProtocolError(f"a view that cannot be read: {type(exc).__name__}: {exc}") from None
+
+
+def revealed_json(events: Sequence[Event]) -> dict[str, Any]:
+    """What a deal's events revealed: the starter and every hand and crib shown, with totals."""
+    starter = None
+    shown = []
+    for event in events:
+        if isinstance(event, StarterTurned):
+            starter = event.card.short
+        elif isinstance(event, HandCounted):
+            shown.append(
+                {
+                    "seat": event.seat,
+                    "crib": event.crib,
+                    "cards": _cards(event.cards),
+                    "points": event.total,
+                    "claimed": event.claimed,
+                }
+            )
+    return {"starter": starter, "shown": shown}
+
+
+# --- the game's side: a program in a seat ------------------------------------------------------
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    """End a bot's process and reap it (no zombies), whatever state it is in."""
+    if proc.poll() is None:
+        with contextlib.suppress(OSError):
+            proc.kill()
+    with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+        proc.wait(timeout=5)
+    for stream in (proc.stdin, proc.stdout):
+        if stream is not None:
+            with contextlib.suppress(OSError):
+                stream.close()
+
+
+class ProtocolPlayer:
+    """A bot program in a seat (``exec:CMD ARGS``), guarded like every loaded bot."""
+
+    wants_events = True
+    """The drivers (`play_game`, the arena, `Session`) pass this player its seat's events, so
+    it can tell the program what each deal revealed."""
+
+    def __init__(self, command: str, seed: int = 0, *, move_time: float | None = None) -> None:
+        self.spec = f"exec:{command}"
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.move_time = default_move_time() if move_time is None else check_move_time(move_time)
+        self.label = "bot"
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise FifteenTwoError(f"bad command in {_show(self.spec)}: {exc}") from None
+        if not argv:
+            raise FifteenTwoError("exec: needs a command, e.g. exec:./mybot --level 3")
+        try:
+            self.proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                bufsize=0,
+                start_new_session=True,  # Ctrl-C at the terminal is ours to handle, not the bot's
+            )
+        except OSError as exc:
+            raise FifteenTwoError(f"cannot start {_show(self.spec)}: {exc.strerror}") from None
+        self._finalizer = weakref.finalize(self, _kill, self.proc)
+        self._buffer = b""
+        self._next_id = 0
+        self._rules: Rules | None = None
+        self._game_number = -1
+        self._deal_events: list[Event] = []
+        self.name = self.spec
+        self.info: dict[str, Any] = {}
+        self._handshake()
+
+    @property
+    def who(self) -> str:
+        """The bot as messages name it: ``player B (exec:./mybot)``."""
+        name = "the bot" if self.label == "bot" else f"player {self.label}"
+        return f"{name} ({_short(self.spec)})"
+
+    # --- the conversation ----------------------------------------------------------------------
+
+    def _fail(self, what: str) -> BotError:
+        self.close()
+        return BotError(f"{self.who} {what}")
+
+    def _send(self, message: dict[str, Any]) -> None:
+        data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
+        stdin = self.proc.stdin
+        assert stdin is not None
+        try:
+            stdin.write(data)
+        except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
+            raise self._fail(self._gone()) from None
+
+    def _gone(self) -> str:
+        code = self.proc.poll()
+        if code is None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                code = self.proc.wait(timeout=1)
+        return "exited" if code is None else f"exited with status {code}"
+
+    def _read(self, seconds: float, waiting_for: str) -> dict[str, Any]:
+        """The next line as a JSON object, within ``seconds``."""
+        stdout = self.proc.stdout
+        assert stdout is not None
+        deadline = time.monotonic() + seconds
+        with selectors.DefaultSelector() as selector:
+            selector.register(stdout, selectors.EVENT_READ)
+            while b"\n" not in self._buffer:
+                if len(self._buffer) > MAX_LINE:
+                    raise self._fail(f"sent a line longer than {MAX_LINE:,} bytes")
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    raise self._fail(f"took longer than {seconds:g} s to send {waiting_for}")
+                chunk = os.read(stdout.fileno(), 65536)
+                if not chunk:
+                    raise self._fail(f"{self._gone()} instead of sending {waiting_for}")
+                self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        if len(line) > MAX_LINE:
+            raise self._fail(f"sent a line longer than {MAX_LINE:,} bytes")
+        try:
+            message = json.loads(line)
+        except (ValueError, RecursionError):
+            raise self._fail(f"sent a line that is not JSON: {_show(line[:60])}") from None
+        if not isinstance(message, dict):
+            raise self._fail(f"sent {_show(message)} instead of a JSON object")
+        return message
+
+    def _handshake(self) -> None:
+        self._send({"type": "hello", "protocol": PROTOCOL_VERSION, "time_limit": self.move_time})
+        reply = self._read(max(HANDSHAKE_TIME, self.move_time), "its hello")
+        if reply.get("type") != "hello":
+            raise self._fail(f"answered hello with {_show(reply.get('type'))}")
+        if reply.get("protocol") != PROTOCOL_VERSION:
+            raise self._fail(
+                f"speaks protocol {_show(reply.get('protocol'))}, not {PROTOCOL_VERSION}"
+            )
+        name = reply.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise self._fail("gave no name in its hello")
+        self.info = {k: reply.get(k) for k in ("name", "author", "version", "variants")}
+        self.name = _short(name, 60)
+
+    def _new_game(self, obs: Observation) -> None:
+        self._rules = obs.rules
+        self._game_number = obs.game_number
+        self._send(
+            {
+                "type": "new_game",
+                "seat": obs.seat,
+                "players": obs.rules.players,
+                "variant": obs.rules.name,
+                "rules": obs.rules.to_json(),
+                "seed": self.seed,
+                "time_limit": self.move_time,
+            }
+        )
+
+    def choose(self, obs: Observation) -> Action:
+        """Ask the program; its answer, checked, or a `BotError` naming what went wrong."""
+        if self.proc.poll() is not None:
+            raise self._fail(self._gone())
+        if obs.rules != self._rules or obs.game_number != self._game_number:
+            self._new_game(obs)
+        self._next_id += 1
+        ident = self._next_id
+        self._send(
+            {
+                "type": "decide",
+                "id": ident,
+                "time_limit": self.move_time,
+                "view": view_json(obs),
+                "legal": [action_to_json(a) for a in obs.legal],
+            }
+        )
+        reply = self._read(self.move_time, "its action")
+        if reply.get("type") != "action" or reply.get("id") != ident:
+            raise self._fail(
+                f"answered decision {ident} with {_show(reply.get('type'))} "
+                f"(id {_show(reply.get('id'))}) instead of an action"
+            )
+        try:
+            action = action_from_json(reply.get("action"))
+        except ProtocolError as exc:
+            raise self._fail(f"sent a bad action: {exc}") from None
+        text = repr(action)
+        if not any(type(a) is type(action) and repr(a) == text for a in obs.legal):
+            raise self._fail(f"chose an illegal action: {_show(reply.get('action'))}")
+        return action
+
+    def events(self, events: Sequence[Event]) -> None:
+        """This seat's events: at the end of a deal or a game, tell the program what was
+        revealed."""
+        for event in events:
+            self._deal_events.append(event)
+            if isinstance(event, DealDone):
+                message: dict[str, Any] = {"type": "deal_end", "scores": list(event.scores)}
+                message.update(revealed_json(self._deal_events))
+                self._deal_events = []
+                self._notify(message)
+            elif isinstance(event, GameOver):
+                message = {
+                    "type": "game_end",
+                    "scores": list(event.scores),
+                    "winner": event.winner,
+                }
+                message.update(revealed_json(self._deal_events))
+                self._deal_events = []
+                self._notify(message)
+
+    def _notify(self, message: dict[str, Any]) -> None:
+        if self.proc.poll() is None:
+            self._send(message)
+
+    def close(self) -> None:
+        """Say ``quit``, give the program a moment, then make sure it is gone."""
+        if self.proc.poll() is None:
+            with contextlib.suppress(OSError, ValueError):
+                stdin = self.proc.stdin
+                if stdin is not None:
+                    stdin.write(b'{"type":"quit"}\n')
+                    stdin.close()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=1)
+        self._finalizer()
+
+    def __repr__(self) -> str:
+        return f"ProtocolPlayer({self.spec[5:]!r}, seed={self.seed})"
+
+
+# --- the bot's side: any player speaking the protocol ------------------------------------------
+
+
+def serve(
+    make_player: Callable[[int], Any],
+    stdin: IO[str],
+    stdout: IO[str],
+    *,
+    name: str,
+    version: str,
+    variants: Sequence[str],
+    author: str = "fifteentwo",
+) -> int:
+    """Answer the protocol on ``stdin``/``stdout`` with players from ``make_player(seed)``
+    (one per game) until ``quit`` or the end of input. Returns the exit status."""
+
+    def send(message: dict[str, Any]) -> None:
+        stdout.write(json.dumps(message, separators=(",", ":")) + "\n")
+        stdout.flush()
+
+    player: Any = None
+    rules: Rules | None = None
+    for line in stdin:
+        if len(line) > MAX_LINE:
+            send({"type": "error", "message": "line too long"})
+            return 2
+        try:
+            message = json.loads(line)
+        except ValueError:
+            send({"type": "error", "message": "not JSON"})
+            continue
+        kind = message.get("type") if isinstance(message, dict) else None
+        if kind == "hello":
+            send(
+                {
+                    "type": "hello",
+                    "protocol": PROTOCOL_VERSION,
+                    "name": name,
+                    "author": author,
+                    "version": version,
+                    "variants": list(variants),
+                }
+            )
+        elif kind == "new_game":
+            try:
+                rules = Rules.from_json(message["rules"])
+                seed = message.get("seed", 0)
+                player = make_player(seed if isinstance(seed, int) else 0)
+            except (KeyError, TypeError, RulesError, FifteenTwoError) as exc:
+                send({"type": "error", "message": f"bad new_game: {exc}"})
+        elif kind == "decide":
+            if player is None or rules is None:
+                send({"type": "error", "message": "decide before new_game"})
+                continue
+            try:
+                obs = observation_from_json(message["view"], rules, message["legal"])
+                action = player.choose(obs)
+                send({"type": "action", "id": message["id"], "action": action_to_json(action)})
+            except (KeyError, TypeError, FifteenTwoError) as exc:
+                send({"type": "error", "message": f"cannot decide: {exc}"})
+        elif kind == "quit":
+            return 0
+        # deal_end, game_end and unknown messages need no answer
+    return 0
+
+
+def _show(value: object, limit: int = 60) -> str:
+    text = repr(value)
+    return _short(text, limit)
+
+
+def _short(text: str, limit: int = 120) -> str:
+    clean = "".join(c if c.isprintable() else "?" for c in text)
+    return clean if len(clean) <= limit else clean[: limit - 1] + "…"
