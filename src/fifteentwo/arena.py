@@ -35,7 +35,12 @@ from fifteentwo.cluster import MAX_RETRIES, Checkpoint, chunked, open_backend
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.game import Game, Observation
 from fifteentwo.players.base import Player, load_player, play_game
-from fifteentwo.players.guard import DEFAULT_MOVE_TIME, GuardedPlayer, check_move_time
+from fifteentwo.players.guard import (
+    DEFAULT_MOVE_TIME,
+    BotError,
+    GuardedPlayer,
+    check_move_time,
+)
 from fifteentwo.players.protocol import ProtocolPlayer
 from fifteentwo.rules import Rules
 
@@ -474,8 +479,12 @@ def run_match(
     if not 1 <= jobs <= MAX_JOBS:
         raise FifteenTwoError(f"jobs must be between 1 and {MAX_JOBS}")
     move_time = check_move_time(move_time)
-    for spec in (a, b):  # fail early, in this process, on a bad spec
-        close = getattr(load_player(spec, 0, move_time=move_time), "close", None)
+    for side, spec in (("A", a), ("B", b)):  # fail early, in this process, on a bad spec
+        try:
+            player = load_player(spec, 0, move_time=move_time)
+        except BotError as exc:  # a protocol bot failed its handshake: name its side
+            raise BotError(str(exc).replace("the bot (", f"player {side} (", 1)) from None
+        close = getattr(player, "close", None)
         if close is not None:
             close()
     if duplicate:
