@@ -170,12 +170,14 @@ def test_play_game_checks_the_table() -> None:
 def test_load_player() -> None:
     assert type(load_player("random", 3)) is RandomPlayer
     assert load_player("Greedy", 3).seed == 3
-    assert type(load_player("fifteentwo.players:GreedyPlayer", 2)) is GreedyPlayer
+    loaded = load_player("fifteentwo.players:GreedyPlayer", 2)  # module:Class comes guarded
+    assert type(loaded.player) is GreedyPlayer  # type: ignore[attr-defined]
+    assert loaded.seed == 2
     with pytest.raises(FifteenTwoError, match="unknown player 'wizard'; choose from random"):
         load_player("wizard")
     with pytest.raises(FifteenTwoError, match="cannot load player"):
         load_player("fifteentwo.nowhere:Bot")
-    with pytest.raises(FifteenTwoError, match="has no choose"):
+    with pytest.raises(FifteenTwoError, match="is not a player class"):
         load_player("fifteentwo.rules:STANDARD")
     assert repr(RandomPlayer(4)) == "RandomPlayer(seed=4)"
 

@@ -9,11 +9,12 @@ import signal
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from raycluster import RayHead
+from raycluster import RAY_ENV, RayHead, is_loopback, ray_available, start_head
 
 from fifteentwo.arena import GameOutcome, GameTask, _play_chunk, run_match
 from fifteentwo.cluster import (
@@ -30,6 +31,58 @@ from fifteentwo.rules import STANDARD
 from fifteentwo.selfplay.equity import sample_deals
 
 pytestmark = pytest.mark.usefixtures("ray_env")
+
+# --- fixtures: a real Ray head on 127.0.0.1 (raycluster.py) ---------------------------------------
+# (here rather than in a conftest.py, whose name would clash with tests/conftest.py)
+
+
+@pytest.fixture(scope="session")
+def ray_env() -> Iterator[None]:
+    """The environment every Ray process of the tests needs, the driver (this process) too."""
+    if not ray_available():
+        pytest.skip("Ray is not installed (make test-cluster installs it) or running under xdist")
+    saved = {k: os.environ.get(k) for k in RAY_ENV}
+    os.environ.update(RAY_ENV)
+    yield
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
+@pytest.fixture(scope="session")
+def ray_cluster(ray_env: None) -> Iterator[RayHead]:
+    """A head node with two CPUs: two worker processes run chunks at once."""
+    head = start_head(2)
+    try:
+        bad = [a for a in head.listening() if not is_loopback(a)]
+        assert not bad, f"Ray listens beyond loopback: {bad}"
+        yield head
+    finally:
+        _disconnect()
+        head.stop()
+        assert not head.pids(), "Ray processes left running"
+
+
+@pytest.fixture(scope="session")
+def ray_one_worker(ray_env: None) -> Iterator[RayHead]:
+    """A second cluster, whose head has one CPU: one worker process runs every chunk."""
+    head = start_head(1)
+    try:
+        yield head
+    finally:
+        _disconnect()
+        head.stop()
+        assert not head.pids(), "Ray processes left running"
+
+
+def _disconnect() -> None:
+    import ray
+
+    if ray.is_initialized():
+        ray.shutdown()
+
 
 GAMES = 24
 
