@@ -1,0 +1,215 @@
+"""Key handling: which keys are live in which mode, and what each one does."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.binding import Binding
+
+from fifteentwo.actions import (
+    GO,
+    Action,
+    Discard,
+    Muggins,
+    Play,
+)
+from fifteentwo.app.coach import Coach
+from fifteentwo.cards import Card
+from fifteentwo.tui.model import Mode
+from fifteentwo.tui.screens import HelpScreen, RulesScreen
+from fifteentwo.tui.state import (
+    SAVED_MESSAGE,
+    AppState,
+)
+from fifteentwo.tui.texts import (
+    _action_parts,
+    _cards,
+    rules_markdown,
+)
+from fifteentwo.tui.widgets import (
+    EventLog,
+)
+
+
+class KeyHandling(AppState):
+    """The keys and the card picks of the app."""
+
+    def _refresh_keys(self) -> None:
+        """Redraw the footer's keys, only when the live ones changed (redrawing it is slow)."""
+        live = tuple(
+            bool(self.check_action(*_action_parts(b.action)))
+            for b in self.BINDINGS
+            if isinstance(b, Binding) and b.show
+        )
+        if live != self._live_keys:
+            self._live_keys = live
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if len(self.screen_stack) > 1:  # the rules, the help or a question is up
+            return action in ("quit", "help") and not isinstance(self.screen, HelpScreen)
+        mode = self.mode
+        if action in ("pick", "cursor", "hint"):
+            return mode in (Mode.DISCARD, Mode.PLAY)
+        if action in ("choose", "lay_away"):
+            return mode is Mode.DISCARD
+        if action == "play_cursor":
+            return mode is Mode.PLAY
+        if action == "continue":
+            return mode is Mode.PAUSE
+        if action == "go":
+            return mode is Mode.PLAY and GO in self._legal()
+        if action == "answer":
+            return mode in (Mode.OVER, Mode.MUGGINS)
+        return True
+
+    # --- actions ------------------------------------------------------------------------------
+
+    def action_pick(self, index: int) -> None:
+        """A number key: choose a card to lay away, or play it."""
+        obs = self.obs
+        if obs is None or index >= len(self._hand_cards()):
+            return
+        self._cursor = index
+        if self.mode is Mode.DISCARD:
+            self._toggle(index)
+        elif self.mode is Mode.PLAY:
+            self._play(index)
+
+    def action_cursor(self, delta: int) -> None:
+        """Move the cursor along the hand."""
+        n = len(self._hand_cards())
+        if n:
+            self._cursor = (self._cursor + delta) % n
+            self._refresh_hand()
+
+    def action_choose(self) -> None:
+        """Choose (or unchoose) the card under the cursor."""
+        self._toggle(self._cursor)
+
+    def action_lay_away(self) -> None:
+        """Lay the chosen cards away to the crib."""
+        obs, rules = self.obs, self.rules
+        if obs is None or rules is None:
+            return
+        need = rules.discard
+        if len(self._selected) != need:
+            self.set_message(
+                f"Choose {_cards(need)} to lay away ({len(self._selected)} chosen).", error=True
+            )
+            return
+        cards = tuple(obs.hand[i] for i in sorted(self._selected))
+        self.set_message("")
+        self._step(Discard(cards))
+
+    def action_play_cursor(self) -> None:
+        """Play the card under the cursor."""
+        self._play(self._cursor)
+
+    def action_go(self) -> None:
+        """Say go."""
+        self.set_message("")
+        self._step(GO)
+
+    def action_continue(self) -> None:
+        """After reading the show: deal on."""
+        self._paused = False
+        self.set_message("")
+        self._drain()
+
+    def action_answer(self, yes: bool) -> None:
+        """y/n: another game, or take muggins."""
+        if self.mode is Mode.MUGGINS:
+            self._step(Muggins(yes))
+        elif self.mode is Mode.OVER:
+            if yes and self.rules is not None:
+                self.set_message("")
+                self._new_game(self.rules)
+            else:
+                self._quit_now()
+
+    def action_help(self) -> None:
+        """Show the keys."""
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_rules(self) -> None:
+        """Show the rules in a pager."""
+        if not isinstance(self.screen, RulesScreen):
+            self.push_screen(RulesScreen(rules_markdown()))
+
+    @property
+    def coach(self) -> Coach:
+        """The expert's advice, made on first use."""
+        if self._coach is None:
+            self._coach = Coach()
+        return self._coach
+
+    def action_hint(self) -> None:
+        """The expert's top choices for the decision at hand, with values and reasons."""
+        obs = self.obs
+        if obs is None or self.session is None or self.session.waiting_for is None:
+            self.set_message("No decision to give a hint for.")
+            return
+        log = self.query_one(EventLog)
+        lines = self.coach.hint_lines(obs)
+        log.add(Text("Hint:", style="bold magenta"))
+        for line in lines:
+            log.add(Text(line, style="magenta"))
+        self.set_message(lines[0])
+
+    async def action_quit(self) -> None:
+        """Quit; the session is saved (it autosaves after every step, and once more here)."""
+        if self.mode is Mode.BUSY and self.session is not None:
+            self._quit_after_step = True
+            return
+        self._quit_now()
+
+    def _quit_now(self) -> None:
+        session = self.session
+        message: str | None = None
+        if session is not None and not session.is_over:
+            try:
+                session.save()
+            except OSError as exc:
+                message = f"Could not save the game: {exc}"
+            else:
+                message = SAVED_MESSAGE if session.saving else "Game not saved."
+                session.release()  # kept in the store; another session may resume it now
+        self.exit_message = message
+        self.exit(0, message=message)
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    def _legal(self) -> tuple[Action, ...]:
+        return self.obs.legal if self.obs is not None else ()
+
+    def _playable(self) -> set[Card]:
+        return {a.card for a in self._legal() if isinstance(a, Play)}
+
+    def _hand_cards(self) -> tuple[Card, ...]:
+        obs = self.obs
+        return obs.hand if obs is not None else ()
+
+    def _toggle(self, index: int) -> None:
+        rules = self.rules
+        if rules is None or index >= len(self._hand_cards()):
+            return
+        if index in self._selected:
+            self._selected.discard(index)
+        elif len(self._selected) < rules.discard:
+            self._selected.add(index)
+        else:
+            self.set_message(
+                f"You lay away {_cards(rules.discard)}; unchoose one first.", error=True
+            )
+            return
+        self.set_message("")
+        self._refresh_hand()
+        self._refresh_prompt()
+
+    def _play(self, index: int) -> None:
+        cards = self._hand_cards()
+        if index >= len(cards):
+            return
+        self.set_message("")
+        self._step(Play(cards[index]))

@@ -1,0 +1,170 @@
+"""The state the app's parts share: settings, key bindings, the session and what is shown."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.reactive import reactive
+from textual.timer import Timer
+
+from fifteentwo.actions import (
+    Action,
+    Event,
+)
+from fifteentwo.app.coach import Coach
+from fifteentwo.app.describe import Describer
+from fifteentwo.app.session import Session
+from fifteentwo.cards import Card
+from fifteentwo.errors import FifteenTwoError
+from fifteentwo.game import Observation
+from fifteentwo.rules import Rules
+from fifteentwo.tui.model import Mode, TableModel
+
+SAVED_MESSAGE = "Game saved; resume with cribbage play --resume"
+SKUNK_WORDS = ("", "a skunk", "a double skunk")
+MAX_OPPONENTS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The play options the app itself reads (a `PlayOptions` has them all; tests may stub)."""
+
+    variant: str | None = None
+    """Preset name; None asks "Short game (61) or long game (121)?"."""
+    quiet: bool = False
+    """Shorter log lines (BSD's ``-q``)."""
+    explain: bool = False
+    """After a counting mistake, show the correct itemized count (BSD's ``-e``)."""
+    instructions: bool | None = None
+    """Show the rules first; None asks "Do you need instructions?"."""
+    coach: bool = False
+    """Name the better choice at once after a discard or play that costs points."""
+
+    @classmethod
+    def from_options(cls, options: object) -> Settings:
+        """Read the fields this app uses, with defaults for any the options lack."""
+        if isinstance(options, Settings):
+            return options
+        instructions = getattr(options, "instructions", None)
+        return cls(
+            variant=getattr(options, "variant", None),
+            quiet=bool(getattr(options, "quiet", False)),
+            explain=bool(getattr(options, "explain", False)),
+            instructions=None if instructions is None else bool(instructions),
+            coach=bool(getattr(options, "coach", False)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _StepResult:
+    """What a background step brought back: a session, its events, or the engine's refusal."""
+
+    session: Session | None
+    events: list[Event]
+    error: FifteenTwoError | None = None
+    remark: str | None = None
+    """The coach's note on the player's action, if it cost points."""
+
+
+MakeSession = Callable[[Rules], Session]
+
+
+class AppState(App[int]):
+    """The app's key bindings and state: what the game's parts (tui/keys.py, tui/table.py,
+    tui/app.py) share."""
+
+    """Cribbage against the computer, as the BSD program plays it, with cards and a pegboard."""
+
+    CSS_PATH = "cribbage.tcss"
+    TITLE = "Cribbage"
+    ENABLE_COMMAND_PALETTE = False
+    # Textual types these as instance variables, so they cannot be annotated ClassVar here.
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "pick(0)", "Pick", key_display="1-6"),
+        *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(2, 7)),
+        Binding("left", "cursor(-1)", "Move", show=False),
+        Binding("right", "cursor(1)", "Move", show=False),
+        Binding("space", "choose", "Choose", key_display="␣"),
+        Binding("space", "play_cursor", "Play", key_display="␣", show=False),
+        Binding("space", "continue", "Continue", key_display="␣", show=False),
+        Binding("enter", "lay_away", "Lay away", key_display="⏎"),
+        Binding("enter", "play_cursor", "Play", key_display="⏎"),
+        Binding("enter", "continue", "Continue", key_display="⏎"),
+        Binding("g", "go", "Go"),
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n", "answer(False)", "No"),
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("r", "rules", "Rules"),
+        Binding("h", "hint", "Hint"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    mode: reactive[Mode] = reactive(Mode.START, init=False)
+
+    def __init__(
+        self,
+        make_session: MakeSession,
+        options: object,
+        resume: Session | None = None,
+        *,
+        threaded: bool = True,
+    ) -> None:
+        super().__init__()
+        self.make_session = make_session
+        self.options = options
+        self.settings = Settings.from_options(options)
+        self.resume = resume
+        self.threaded = threaded
+        """Run engine steps in a worker thread (off only for debugging)."""
+        self.session: Session | None = None
+        self.rules: Rules | None = None
+        self.describer: Describer | None = None
+        self.model = TableModel(sides=2)
+        self.obs: Observation | None = None
+        self.message = Text()
+        self.exit_message: str | None = None
+        """What was said on quitting (also printed after the app closes)."""
+        self.tally: list[int] = []
+        """Game points won by each side in this sitting (across "another game")."""
+        self.games_played = 0
+        self._queue: deque[Event] = deque()
+        self._paused = False
+        self._selected: set[int] = set()
+        self._cursor = 0
+        self._hand_key: tuple[object, ...] = ()
+        self._busy_timer: Timer | None = None
+        self._quit_after_step = False
+        self._live_keys: tuple[bool, ...] = ()
+        self._coach: Coach | None = None
+
+    # --- what the parts call of each other (each is defined in one part) ---------------------
+
+    def _drain(self) -> None:
+        raise NotImplementedError  # (defined by a part of the app: tui/app.py)
+
+    def _new_game(self, rules: Rules | None, variant: str | None = None) -> None:
+        raise NotImplementedError  # (defined by a part of the app: tui/app.py)
+
+    def _playable(self) -> set[Card]:
+        raise NotImplementedError  # (defined by a part of the app: tui/app.py)
+
+    def _refresh_hand(self) -> None:
+        raise NotImplementedError  # (defined by a part of the app: tui/app.py)
+
+    def _refresh_prompt(self) -> None:
+        raise NotImplementedError  # (defined by a part of the app: tui/app.py)
+
+    def _step(self, action: Action | None) -> None:
+        raise NotImplementedError  # (defined by a part of the app: tui/app.py)
+
+    def set_message(self, text: str, *, error: bool = False) -> None:
+        raise NotImplementedError  # (defined by a part of the app: tui/app.py)

@@ -1,0 +1,353 @@
+"""Drawing the table: the log's lines, the top bar, the cards on the table, the hand, the prompt."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+
+from fifteentwo.actions import (
+    GO,
+    DealDone,
+    Dealt,
+    Event,
+    GameOver,
+    HandCounted,
+    MatchOver,
+    Phase,
+    Reason,
+    Scored,
+)
+from fifteentwo.tui.model import Mode
+from fifteentwo.tui.render import CardSpec, suit_text
+from fifteentwo.tui.state import (
+    MAX_OPPONENTS,
+    SKUNK_WORDS,
+    AppState,
+)
+from fifteentwo.tui.texts import (
+    _cards,
+    _game_title,
+    _shown_total,
+)
+from fifteentwo.tui.widgets import (
+    FAN,
+    SIDE_COLOURS,
+    CardRow,
+    HandView,
+    Line,
+)
+
+
+class TableDrawing(AppState):
+    """What the app shows, redrawn from the session and its observation."""
+
+    def _short_side(self, side: int) -> str:
+        """A side's name for the board and the top bar: partners are "Us" and "Them"."""
+        rules, describer, session = self.rules, self.describer, self.session
+        if describer is None or rules is None or session is None:
+            return str(side)
+        if rules.partnerships:
+            return "Us" if side == rules.side_of(session.viewer) else "Them"
+        return describer.side_name(side)
+
+    def _who(self, seat: int) -> str:
+        return self.describer.who(seat) if self.describer is not None else str(seat)
+
+    def set_message(self, text: str, *, error: bool = False) -> None:
+        """The line under the prompt: refusals in red, notes plain."""
+        self.message = Text(text, style=Style(color="#ff6b6b", bold=True) if error else "")
+        self.query_one("#message", Line).update(self.message)
+
+    # --- the log ------------------------------------------------------------------------------
+
+    def _event_texts(self, event: Event) -> list[Text]:
+        describer = self.describer
+        if describer is None:
+            return []
+        line = describer.describe(event)
+        texts: list[Text] = []
+        if isinstance(event, Dealt):
+            texts.append(Text(f"── Deal {self.model.deal_number} ──", style="dim"))
+        if line is not None:
+            texts.append(self._colour_line(line, event))
+        if (
+            isinstance(event, HandCounted)
+            and event.claimed != event.total
+            and event.seat == describer.viewer
+            and self.settings.explain
+        ):
+            texts.extend(self._explain(event))
+        return texts
+
+    def _colour_line(self, line: str, event: Event) -> Text:
+        text = Text(line)
+        if self.rules is None:
+            return text
+        if isinstance(event, Scored):
+            colour = SIDE_COLOURS[event.side % len(SIDE_COLOURS)]
+            text.stylize(Style(color=colour, bold=event.reason is not Reason.MUGGINS))
+            if event.reason is Reason.MUGGINS:
+                text.stylize(Style(color="#ffd54f", bold=True))
+        elif isinstance(event, HandCounted):
+            side = self.rules.side_of(event.seat)
+            text.stylize(Style(color=SIDE_COLOURS[side % len(SIDE_COLOURS)]))
+        elif isinstance(event, GameOver | MatchOver):
+            text.stylize("bold reverse")
+        elif isinstance(event, DealDone):
+            text.stylize("bold")
+        return text
+
+    def _explain(self, event: HandCounted) -> list[Text]:
+        """The correct count, item by item."""
+        score = event.score()
+        what = "crib" if event.crib else "hand"
+        out = [Text(f"The {what} counts {score.total}: {score.say()}.", style="italic")]
+        for item in score.items:
+            cards = " ".join(c.unicode for c in item.cards)
+            out.append(Text(f"  {item.kind} {cards}: {item.points}", style="italic dim"))
+        return out
+
+    # --- drawing ------------------------------------------------------------------------------
+
+    def _refresh(self) -> None:
+        self._refresh_top()
+        self._refresh_table()
+        self._refresh_hand()
+        self._refresh_prompt()
+
+    def _refresh_top(self) -> None:
+        session, rules, describer = self.session, self.rules, self.describer
+        title = Text("Cribbage", style="bold")
+        scores = Text()
+        if session is not None and rules is not None and describer is not None:
+            title.append(f" · {_game_title(rules)}", style="")
+            if self.model.deal_number:
+                title.append(f" · deal {self.model.deal_number}", style="dim")
+            if rules.match_games > 1 and self.obs is not None:
+                match = "-".join(map(str, self.obs.match_points))
+                title.append(f" · match {match}", style="dim")
+            for side, score in enumerate(self.model.fronts):
+                if side:
+                    scores.append("  ")
+                colour = SIDE_COLOURS[side % len(SIDE_COLOURS)]
+                scores.append(f"{self._short_side(side)} {score}", Style(color=colour, bold=True))
+        self.query_one("#topbar", Line).update(title, scores)
+
+    def _showing(self) -> bool:
+        """Whether hands are face up (the show, or its pause)."""
+        return self.mode in (Mode.PAUSE, Mode.OVER) or (
+            self.obs is not None and self.obs.phase is Phase.SHOW
+        )
+
+    def _refresh_table(self) -> None:
+        session, obs, describer, rules = self.session, self.obs, self.describer, self.rules
+        model = self.model
+        rows = [self.query_one(f"#opponent-{i}", CardRow) for i in range(MAX_OPPONENTS)]
+        crib = self.query_one("#crib", CardRow)
+        starter = self.query_one("#starter", CardRow)
+        pile = self.query_one("#pile", CardRow)
+        earlier = self.query_one("#earlier", Line)
+        if session is None or obs is None or describer is None or rules is None:
+            for row in rows:
+                row.display = False
+            return
+        n = rules.players
+        viewer = session.viewer
+        others = [(viewer + i) % n for i in range(1, n)]
+        showing = self._showing()
+        dealt = model.deal_number > 0
+        for row, seat in zip(rows, [*others, None, None, None], strict=False):
+            row.display = seat is not None
+            if seat is None:
+                continue
+            shown = model.shown.get((seat, False))
+            name = Text().append(describer.who(seat), self._seat_style(seat))
+            if showing and shown is not None:
+                row.label = name + Text(f": {_shown_total(shown)}", style="bold")
+                row.cards = tuple(CardSpec(c) for c in shown.cards)
+                row.step = None
+            else:
+                size = obs.hand_sizes[seat] if not self._paused else 0
+                label = name.copy()
+                if dealt and n == 2:  # with more seats the crib's label names the dealer
+                    if seat == model.dealer:
+                        label.append(" · dealer", style="dim")
+                    label.append(f" · {_cards(size)}", style="dim")
+                if obs.passed[seat] and obs.phase is Phase.PLAY:
+                    label.append(" · go", style="bold yellow")
+                row.label = label
+                row.cards = tuple(CardSpec() for _ in range(size))
+                row.step = None if n == 2 else 2
+        # the crib
+        dealer = model.dealer if model.dealer is not None else obs.dealer
+        owner = "Your crib" if dealer == viewer else f"{describer.who(dealer)}'s crib"
+        if not dealt:
+            owner = "Crib"
+        shown_crib = model.shown.get((dealer, True))
+        if showing and shown_crib is not None:
+            crib.label = Text(f"{owner}: {_shown_total(shown_crib)}", style="bold")
+            crib.cards = tuple(CardSpec(c) for c in shown_crib.cards)
+            crib.step = FAN
+        else:
+            crib.label = Text(owner, style="bold")
+            crib.cards = tuple(CardSpec() for _ in range(model.crib_size)) or (
+                CardSpec(empty=True),
+            )
+            crib.step = 1
+        # the starter
+        if model.starter is not None:
+            starter.label = Text("Starter", style="bold")
+            starter.cards = (CardSpec(model.starter),)
+        else:
+            starter.label = Text("Pack", style="bold")
+            starter.cards = (CardSpec(),)
+        # the pile and the count
+        current = model.pile
+        cut = model.cut_for_deal
+        first_deal = model.deal_number <= 1 and not model.starter
+        if not current.cards and not model.earlier and cut is not None and first_deal:
+            pile.label = Text("Cut for deal", style="bold")
+            pile.cards = tuple(CardSpec(card) for _, card in cut.cuts)
+            pile.step = None
+        else:
+            count = Text(f"Count {current.count}", style="bold")
+            if current.count in (15, 31):
+                count.stylize("bold yellow")
+            pile.label = count
+            pile.cards = tuple(CardSpec(card) for _, card in current.cards) or (
+                CardSpec(empty=True),
+            )
+            pile.step = FAN
+        line = Text(no_wrap=True, overflow="ellipsis")
+        if model.earlier:
+            line.append("Earlier: ", style="dim")
+            for i, series in enumerate(model.earlier):
+                if i:
+                    line.append("  ")
+                for _, card in series.cards:
+                    line.append_text(suit_text(card))
+                    line.append(" ")
+                line.append(f"({series.count})", style="dim")
+        earlier.update(line)
+
+    def _seat_style(self, seat: int) -> Style:
+        rules = self.rules
+        side = rules.side_of(seat) if rules is not None else seat
+        to_move = self.obs.to_move if self.obs is not None else None
+        live = self.mode not in (Mode.PAUSE, Mode.OVER)
+        return Style(
+            color=SIDE_COLOURS[side % len(SIDE_COLOURS)],
+            bold=True,
+            underline=live and to_move == seat,
+        )
+
+    def _refresh_hand(self) -> None:
+        hand = self.query_one(HandView)
+        obs, describer, session = self.obs, self.describer, self.session
+        if obs is None or describer is None or session is None:
+            hand.label = ""
+            hand.cards = ()
+            return
+        viewer = session.viewer
+        style = self._seat_style(viewer)
+        label = Text().append("You", style)
+        mode = self.mode
+        shown = self.model.shown.get((viewer, False))
+        if mode is Mode.COUNT:
+            what = "crib" if obs.counting_crib else "hand"
+            label = Text().append(f"Your {what}", style)
+            label.append(" to count, with the starter", style="bold")
+            cards = tuple(CardSpec(c) for c in obs.to_count)
+        elif self._showing() and shown is not None:
+            label = Text().append("Your hand", style)
+            label.append(f": {_shown_total(shown)}", style="bold")
+            cards = tuple(CardSpec(c) for c in shown.cards)
+        elif self._paused:
+            cards = ()
+        elif mode is Mode.OVER and obs.kept:  # the game ended before this hand was shown
+            label.append(" · not counted", style="dim")
+            cards = tuple(CardSpec(c) for c in obs.kept)
+        else:
+            if obs.dealer == viewer and self.model.deal_number:
+                label.append(" · dealer", style="dim")
+            if obs.passed[viewer] and obs.phase is Phase.PLAY:
+                label.append(" · go", style="bold yellow")
+            playable = self._playable() if mode is Mode.PLAY else None
+            cards = tuple(
+                CardSpec(
+                    c,
+                    selected=mode is Mode.DISCARD and i in self._selected,
+                    cursor=mode in (Mode.DISCARD, Mode.PLAY) and i == self._cursor,
+                    dimmed=playable is not None and c not in playable,
+                )
+                for i, c in enumerate(obs.hand)
+            )
+        hand.label = label
+        hand.cards = cards
+        hand.numbered = mode in (Mode.DISCARD, Mode.PLAY)
+
+    def _refresh_prompt(self) -> None:
+        self._refresh_top()
+        prompt = self.query_one("#prompt", Line)
+        prompt.update(self._prompt_text())
+
+    def _prompt_text(self) -> Text:
+        mode, obs, rules, describer = self.mode, self.obs, self.rules, self.describer
+        bold = Style(bold=True)
+        if mode is Mode.START or obs is None or rules is None or describer is None:
+            return Text("Welcome to cribbage.", style=bold)
+        if mode is Mode.BUSY:
+            return Text("")
+        n = len(obs.hand)
+        if mode is Mode.DISCARD:
+            crib = "your" if obs.dealer == obs.seat else f"{describer.who(obs.dealer)}'s"
+            need = rules.discard
+            text = Text(f"Lay away {_cards(need)} to {crib} crib: ", style=bold)
+            text.append(f"1-{n} or a click to choose, then ⏎ ")
+            text.append(f"({len(self._selected)}/{need})", style="dim")
+            return text
+        if mode is Mode.PLAY:
+            text = Text(f"Your play, count {obs.count}: ", style=bold)
+            text.append(f"1-{n}, a click, or ←/→ and ⏎")
+            if GO in obs.legal:
+                text.append(" · g to say go", style="bold yellow")
+            return text
+        if mode is Mode.CUT:
+            what = "for the deal" if obs.phase is Phase.CUT_FOR_DEAL else "for the starter"
+            return Text(f"Cut the pack {what}: ←/→ how deep, ⏎ to cut", style=bold)
+        if mode is Mode.COUNT:
+            what = "crib" if obs.counting_crib else "hand"
+            starter = obs.starter.unicode if obs.starter is not None else "?"
+            cards = " ".join(c.unicode for c in obs.to_count)
+            return Text(f"Count your {what} ({cards} with {starter}): type it, ⏎", style=bold)
+        if mode is Mode.MUGGINS:
+            missed = obs.pending_claim or 0
+            return Text(f"Muggins: take the {missed} points they missed? (y/n)", style=bold)
+        if mode is Mode.PAUSE:
+            over = self.model.game_over
+            if over is not None:
+                return Text(f"{self._result_text(over)} ⏎ for the next game.", style=bold)
+            return Text("The deal is over: read the show, then ⏎ or ␣ to deal on.", style=bold)
+        # Mode.OVER
+        over = self.model.game_over
+        text = Text(self._result_text(over) if over else "The game is over.", style=bold)
+        text.append(" Another game? (y/n)", style="bold yellow")
+        return text
+
+    def _result_text(self, over: GameOver) -> str:
+        describer = self.describer
+        assert describer is not None
+        winner = describer.side_name(over.winner)
+        plural = self.rules is not None and self.rules.partnerships
+        wins = "win" if plural or winner == "You" else "wins"
+        score = "-".join(str(s) for s in sorted(over.scores, reverse=True))
+        skunk = f", {SKUNK_WORDS[over.skunk]}" if over.skunk else ""
+        text = f"{winner} {wins} {score}{skunk}!"
+        rules = self.rules
+        if rules is not None and rules.match_games > 1:
+            match = ", ".join(f"{self._short_side(s)} {p}" for s, p in enumerate(over.match_points))
+            text += f" Match: {match}."
+        elif self.games_played > 1 or any(self.tally):
+            tally = ", ".join(f"{self._short_side(s)} {p}" for s, p in enumerate(self.tally))
+            text += f" Game points: {tally}."
+        return text
