@@ -251,6 +251,7 @@ def test_starting_a_new_game_keeps_the_old_ones_and_saved_lists_them(
     assert [g["id"] for g in listed] == [second, first]
     assert listed[1]["opponent"] == "greedy" and listed[1]["variant"] == "short"
     assert listed[0]["scores"] == [0, 0] and listed[0]["updated_at"].endswith("+00:00")
+    assert listed[0]["score"] == "You 0, Computer 0" and listed[0]["when"].startswith("today")
     code, out, _ = run_main(["saved"], capsys)
     assert code == 0 and first in out and second in out and "standard to 121" in out
     code, out, _ = run_main(["play", "--resume", first, *FAST], capsys, stdin="q\n")
@@ -342,3 +343,16 @@ def test_manual_game_replays_to_the_same_scores(
     (row,) = played.history.games()
     game = replay(row["record"])
     assert list(game.scores) == row["scores"] and game.is_over
+
+
+def test_subprocess_a_seed_beyond_64_bits_plays_to_the_end_and_reaches_the_history(
+    fifteentwo_data_dir: Path,
+) -> None:
+    env = {"FIFTEENTWO_DATA_DIR": str(fifteentwo_data_dir)}
+    seed = 2**64 + 7
+    args = ["play", "--players", "greedy,greedy", "--short", "--seed", str(seed), *FAST]
+    code, out, err = drive_subprocess(args, Answerer(), env)
+    assert code == 0 and err == "" and "wins the game" in out
+    code, out, err = drive_subprocess(["history", "--games", "1", "--json"], Answerer(), env)
+    (row,) = json.loads(out)
+    assert code == 0 and row["seed"] == seed

@@ -113,6 +113,27 @@ def test_a_short_lock_is_waited_out_without_a_journal(tmp_path: Path) -> None:
     assert store.load_game(game).data == {"step": 2}
 
 
+def test_a_game_that_ends_under_a_lock_is_stored_at_the_next_start(tmp_path: Path) -> None:
+    """The old failure: the save deleted, then the history locked, and the game gone."""
+    from fifteentwo.app.options import PlayOptions, SessionFactory
+
+    path = tmp_path / "games.sqlite3"
+    store = SQLiteStore(path, busy_timeout=0.05, retries=1, backoff=0.01)
+    options = PlayOptions(variant="short", seed=2**63, players=("greedy", "greedy"))
+    session = SessionFactory(options, store=store, on_notice=lambda line: None)(
+        options.preset_rules()
+    )
+    locker = Locker(path)
+    try:
+        session.run()  # the whole game, ending while the store is locked
+    finally:
+        locker.stop()
+    assert session.is_over and store.finished_games() == []
+    again = SQLiteStore(path)
+    (row,) = again.finished_games()
+    assert row["seed"] == 2**63 and row["record"] == session.record()
+
+
 # --- a full disk (a file-size limit in the writing process) -------------------------------------
 
 

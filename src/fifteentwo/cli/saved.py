@@ -46,10 +46,15 @@ def run(args: argparse.Namespace) -> int:
     for line in store.take_notices():
         print(line, file=sys.stderr)
     if args.json:
-        print(json.dumps([g.to_json() for g in games]))
+        print(json.dumps([_json(g) for g in games]))
         return 0
     print_saved(games, Console(highlight=False))
     return 0
+
+
+def _json(game: SavedGame) -> dict[str, Any]:
+    """The store's fields plus the two the table shows as text (``score``, ``when``)."""
+    return {**game.to_json(), "score": scores_text(game.meta), "when": when_text(game.updated_at)}
 
 
 def print_saved(games: list[SavedGame], console: Console) -> None:
