@@ -8,44 +8,49 @@ import json
 import sys
 import time
 
-mode = sys.argv[1]
-decisions = 0
-for line in sys.stdin:
-    msg = json.loads(line)
-    if msg["type"] == "hello":
-        if mode == "bad-hello":
-            print(json.dumps({"type": "hi"}), flush=True)
-            continue
-        if mode == "exit-at-hello":
-            sys.exit(0)
-        hello = {"type": "hello", "protocol": 1, "name": "bad", "variants": ["short"]}
-        print(json.dumps(hello), flush=True)
-    elif msg["type"] == "decide":
-        decisions += 1
-        action = msg["legal"][0]
-        if decisions >= 3:
-            if mode == "crash":
-                raise SystemExit(7)
-            if mode == "garbage":
-                print("this is not json", flush=True)
+
+def main(mode: str) -> None:
+    decisions = 0
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg["type"] == "hello":
+            if mode == "bad-hello":
+                print(json.dumps({"type": "hi"}), flush=True)
                 continue
-            if mode == "illegal":
-                action = {"type": "count", "points": 29}
-                if action in msg["legal"]:
-                    action = {"type": "play", "card": "ZZ"}
-            if mode == "wrong-id":
-                print(json.dumps({"type": "action", "id": -5, "action": action}), flush=True)
-                continue
-            if mode == "timeout":
-                time.sleep(3600)
-            if mode == "huge":
-                sys.stdout.write("x" * (2 << 20))
-                sys.stdout.flush()
-                time.sleep(3600)
-            if mode == "bool":
-                action = {"type": "count", "points": True}
-        if mode == "chatter":
-            print("junk before the answer", flush=True)
-        print(json.dumps({"type": "action", "id": msg["id"], "action": action}), flush=True)
-    elif msg["type"] == "quit":
-        break
+            if mode == "exit-at-hello":
+                sys.exit(0)
+            hello = {"type": "hello", "protocol": 1, "name": "bad", "variants": ["short"]}
+            print(json.dumps(hello), flush=True)
+        elif msg["type"] == "decide":
+            decisions += 1
+            action = msg["legal"][0]
+            if decisions >= 3:
+                if mode == "crash":
+                    raise SystemExit(7)
+                if mode == "garbage":
+                    print("this is not json", flush=True)
+                    continue
+                if mode == "illegal":
+                    action = {"type": "count", "points": 29}
+                    if action in msg["legal"]:
+                        action = {"type": "play", "card": "ZZ"}
+                if mode == "wrong-id":
+                    print(json.dumps({"type": "action", "id": -5, "action": action}), flush=True)
+                    continue
+                if mode == "timeout":
+                    time.sleep(3600)
+                if mode == "huge":
+                    sys.stdout.write("x" * (2 << 20))
+                    sys.stdout.flush()
+                    time.sleep(3600)
+                if mode == "bool":
+                    action = {"type": "count", "points": True}
+            if mode == "chatter":
+                print("junk before the answer", flush=True)
+            print(json.dumps({"type": "action", "id": msg["id"], "action": action}), flush=True)
+        elif msg["type"] == "quit":
+            break
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
