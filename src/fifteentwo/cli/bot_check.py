@@ -19,7 +19,6 @@ from rich.console import Console
 from rich.table import Table
 
 from fifteentwo.actions import (
-    CHANCE,
     GO,
     Action,
     CardPlayed,
@@ -33,7 +32,7 @@ from fifteentwo.actions import (
 from fifteentwo.cli import UsageError
 from fifteentwo.game import Game
 from fifteentwo.observation import Observation
-from fifteentwo.players import load_player
+from fifteentwo.players import load_player, play_game
 from fifteentwo.players.guard import DEFAULT_MOVE_TIME, BotError, check_move_time
 from fifteentwo.players.protocol import ProtocolPlayer
 from fifteentwo.rules import find_rules, preset_names
@@ -150,7 +149,6 @@ def play_variant(command: str, variant: str, games: int, move_time: float) -> Va
     for seed in range(MAX_GAMES):
         if seed >= games and all(report.seen.get(case) for case in wanted):
             break
-        game = Game(rules, seed=seed)
         bots: list[ProtocolPlayer] = []
         try:
             seats: list[Any] = []
@@ -161,7 +159,7 @@ def play_variant(command: str, variant: str, games: int, move_time: float) -> Va
                     seats.append(_Watched(bot, report.seen))
                 else:
                     seats.append(load_player("standard", seed * 10 + seat))
-            _play(game, seats)
+            game = play_game(rules, seats, seed)  # tells the bots their seats' events
         except BotError as exc:
             report.failures.append(f"seed {seed}: {exc}")
             report.games += 1
@@ -174,19 +172,6 @@ def play_variant(command: str, variant: str, games: int, move_time: float) -> Va
         report.games += 1
         _note_table_events(game, report.seen)
     return report
-
-
-def _play(game: Game, seats: list[Any]) -> None:
-    while not game.is_over:
-        seat = game.to_move
-        assert seat is not None
-        if seat == CHANCE:
-            events = game.apply(game.sample_chance())
-        else:
-            events = game.apply(seats[seat].choose(game.observation(seat)))
-        for i, player in enumerate(seats):
-            if getattr(player, "wants_events", False):
-                player.events(game.events_for(i, events))
 
 
 def run(args: argparse.Namespace) -> int:
