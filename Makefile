@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# What playing needs only (no linters, type checker, test tools or plotting): `make play` is quick.
+PSTAMP := $(VENV)/.play-installed
+WSTAMP := $(VENV)/.web-installed
 # The engine compiled with mypyc lives in a virtual environment of its own (docs/speed.md).
 CVENV := .venv-compiled
 CBIN := $(CVENV)/bin
@@ -20,14 +23,23 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-play: $(STAMP)
-	$(BIN)/cribbage play
+$(PSTAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(PSTAMP)
+
+# ARGS passes options on: make play ARGS='--resume' (or run .venv/bin/cribbage directly).
+play: $(PSTAMP)
+	$(BIN)/cribbage play $(ARGS)
 
 .PHONY: serve test-browser
 
-# The browser game (docs/web.md); the dev install includes the web extra.
-serve: $(STAMP)
-	$(BIN)/cribbage serve
+# The browser game (docs/web.md): the web extra only.
+$(WSTAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[web]'
+	touch $(WSTAMP)
+
+serve: $(WSTAMP)
+	$(BIN)/cribbage serve $(ARGS)
 
 # Browser tests (tests/browser, not part of make test): Playwright for Python driving Debian's
 # Chromium, installed with apt-get when missing; Playwright never downloads a browser.

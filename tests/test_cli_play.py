@@ -356,3 +356,16 @@ def test_subprocess_a_seed_beyond_64_bits_plays_to_the_end_and_reaches_the_histo
     code, out, err = drive_subprocess(["history", "--games", "1", "--json"], Answerer(), env)
     (row,) = json.loads(out)
     assert code == 0 and row["seed"] == seed
+
+
+def test_a_target_alone_does_not_ask_short_or_long() -> None:
+    """``--target 15`` plays the six-card game to 15: no "short (61) or long (121)?" question,
+    and the game is not filed as a short game."""
+    from fifteentwo.app.options import PlayOptions
+    from fifteentwo.tui.state import Settings
+
+    options = PlayOptions(target=15)
+    assert options.variant_known
+    rules = options.preset_rules()
+    assert (rules.name, rules.target) == ("standard", 15)
+    assert Settings.from_options(options).variant == "standard"

@@ -187,12 +187,16 @@ class PlayOptions:
 
     @property
     def variant_known(self) -> bool:
-        """Whether the options fix the variant; otherwise the front-end asks short or long."""
-        return self.variant is not None
+        """Whether the options fix the variant; otherwise the front-end asks short or long.
+        A ``--target`` alone fixes it (the six-card game to that target): asking "short (61) or
+        long (121)?" would make no sense."""
+        return self.variant is not None or self.target is not None
 
     def preset_rules(self, variant: str | None = None) -> Rules:
         """The rules for ``variant`` (or the chosen one), with the options' changes applied."""
         name = variant or self.variant
+        if name is None and self.target is not None:
+            name = "standard"  # the six-card game, to the target given
         if name is None:
             raise FifteenTwoError("no variant chosen: ask short or long first")
         return self.adjust(find_rules(name))

@@ -230,7 +230,8 @@ def save_plot(review: GameReview, path: Path) -> None:
             ax.set_ylim(0, 100)
             labels = [p.label for p in review.win_curve]
             ax.set_xticks(xs, labels, rotation=45, ha="right", fontsize=7)
-            ax.set_ylabel(f"P({names[0]} wins) %")
+            # "You" is a name too: "chance You win" would read badly, so no verb.
+            ax.set_ylabel(f"{names[0]}: chance to win (%)")
             ax.set_title(" vs ".join(names))
             fig.tight_layout()
             suffix = path.suffix.lower()[1:]

@@ -59,7 +59,7 @@ HELP_TEXT = """\
   [b]y[/b] / [b]n[/b]        answer a question (another game? muggins?)
   [b]?[/b]            this help
   [b]r[/b]            the rules of cribbage
-  [b]h[/b]            a hint (in a later version)
+  [b]h[/b]            a hint: the best choice here and why
   [b]q[/b]            quit; the game is saved
                  (resume with [b]cribbage play --resume[/b])
 

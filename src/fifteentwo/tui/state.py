@@ -52,8 +52,11 @@ class Settings:
         if isinstance(options, Settings):
             return options
         instructions = getattr(options, "instructions", None)
+        variant = getattr(options, "variant", None)
+        if variant is None and getattr(options, "target", None) is not None:
+            variant = "standard"  # a --target alone: the six-card game to it, no short/long
         return cls(
-            variant=getattr(options, "variant", None),
+            variant=variant,
             quiet=bool(getattr(options, "quiet", False)),
             explain=bool(getattr(options, "explain", False)),
             instructions=None if instructions is None else bool(instructions),
