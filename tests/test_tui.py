@@ -469,3 +469,14 @@ async def test_coach_names_the_better_discard() -> None:
         assert app.mode is not Mode.DISCARD
         best = action_label(ranked[0].action)
         assert f"Coach: {best} was better" in log_text(app)
+
+
+async def test_go_with_a_playable_card_says_why_not() -> None:
+    app = make_app(Factory(), options())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await play_until(pilot, app, lambda: app.mode is Mode.PLAY and GO not in app._legal())
+        before = app.obs
+        await press(pilot, "g")
+        assert app.mode is Mode.PLAY and app.obs == before  # nothing was played
+        assert "You can't say go: you can play" in app.message.plain

@@ -57,7 +57,7 @@ class KeyHandling(AppState):
         if action == "continue":
             return mode is Mode.PAUSE
         if action == "go":
-            return mode is Mode.PLAY and GO in self._legal()
+            return mode is Mode.PLAY  # (with a playable card, g says why not)
         if action == "answer":
             return mode in (Mode.OVER, Mode.MUGGINS)
         return True
@@ -106,7 +106,17 @@ class KeyHandling(AppState):
         self._play(self._cursor)
 
     def action_go(self) -> None:
-        """Say go."""
+        """Say go, or say why not: a card that can be played must be played."""
+        if GO not in self._legal():
+            playable = sorted(self._playable())
+            if playable:
+                describer = self.describer
+                named = describer.cards(playable) if describer is not None else str(playable)
+                self.set_message(
+                    f"You can't say go: you can play {named} (the count stays at 31 or under).",
+                    error=True,
+                )
+            return
         self.set_message("")
         self._step(GO)
 
