@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import MarkdownViewer
@@ -480,3 +481,13 @@ async def test_go_with_a_playable_card_says_why_not() -> None:
         await press(pilot, "g")
         assert app.mode is Mode.PLAY and app.obs == before  # nothing was played
         assert "You can't say go: you can play" in app.message.plain
+
+
+async def test_the_key_bar_counts_the_cards_held() -> None:
+    app = make_app(Factory(), options())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pick = next(b for b in app.BINDINGS if isinstance(b, Binding) and b.action == "pick(0)")
+        assert app.get_key_display(pick) == "1-6"
+        await play_until(pilot, app, lambda: app.mode is Mode.PLAY)
+        assert app.get_key_display(pick) == "1-4"

@@ -35,14 +35,24 @@ class KeyHandling(AppState):
 
     def _refresh_keys(self) -> None:
         """Redraw the footer's keys, only when the live ones changed (redrawing it is slow)."""
-        live = tuple(
-            bool(self.check_action(*_action_parts(b.action)))
-            for b in self.BINDINGS
-            if isinstance(b, Binding) and b.show
+        live = (
+            *(
+                bool(self.check_action(*_action_parts(b.action)))
+                for b in self.BINDINGS
+                if isinstance(b, Binding) and b.show
+            ),
+            len(self._hand_cards()),  # the footer says "1-4" when four cards are held
         )
         if live != self._live_keys:
             self._live_keys = live
             self.refresh_bindings()
+
+    def get_key_display(self, binding: Binding) -> str:
+        """The number keys as the hand has them: ``1-6`` with six cards, ``1-4`` with four."""
+        if binding.action.startswith("pick("):
+            held = len(self._hand_cards())
+            return "1" if held == 1 else f"1-{max(held, 1)}"
+        return super().get_key_display(binding)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if len(self.screen_stack) > 1:  # the rules, the help or a question is up

@@ -146,7 +146,7 @@ class AppState(App[int]):
         self._hand_key: tuple[object, ...] = ()
         self._busy_timer: Timer | None = None
         self._quit_after_step = False
-        self._live_keys: tuple[bool, ...] = ()
+        self._live_keys: tuple[int, ...] = ()  # (live keys as 0/1, then the cards held)
         self._coach: Coach | None = None
 
     # --- what the parts call of each other (each is defined in one part) ---------------------
@@ -171,3 +171,6 @@ class AppState(App[int]):
 
     def set_message(self, text: str, *, error: bool = False) -> None:
         raise NotImplementedError  # (defined by a part of the app: tui/app.py)
+
+    def _refresh_keys(self) -> None:
+        raise NotImplementedError  # (defined by a part of the app: tui/keys.py)

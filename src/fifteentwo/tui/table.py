@@ -242,6 +242,7 @@ class TableDrawing(AppState):
         )
 
     def _refresh_hand(self) -> None:
+        self._refresh_keys()  # the key bar counts the cards held
         hand = self.query_one(HandView)
         obs, describer, session = self.obs, self.describer, self.session
         if obs is None or describer is None or session is None:
