@@ -491,3 +491,12 @@ async def test_the_key_bar_counts_the_cards_held() -> None:
         assert app.get_key_display(pick) == "1-6"
         await play_until(pilot, app, lambda: app.mode is Mode.PLAY)
         assert app.get_key_display(pick) == "1-4"
+
+
+async def test_a_digit_beyond_the_hand_says_so() -> None:
+    app = make_app(Factory(), options())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await play_until(pilot, app, lambda: app.mode is Mode.PLAY)
+        await press(pilot, "6")
+        assert "You hold 4 cards: press 1 to 4." in app.message.plain

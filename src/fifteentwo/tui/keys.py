@@ -77,7 +77,12 @@ class KeyHandling(AppState):
     def action_pick(self, index: int) -> None:
         """A number key: choose a card to lay away, or play it."""
         obs = self.obs
-        if obs is None or index >= len(self._hand_cards()):
+        if obs is None:
+            return
+        held = len(self._hand_cards())
+        if index >= held:
+            keys = "1" if held == 1 else f"1 to {held}"
+            self.set_message(f"You hold {_cards(held)}: press {keys}.", error=True)
             return
         self._cursor = index
         if self.mode is Mode.DISCARD:
