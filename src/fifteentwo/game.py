@@ -292,8 +292,10 @@ class Game(DealSteps):
                 raise IllegalActionError("a count cannot be negative")
             if action.points > total:
                 what = "crib" if crib else "hand"
+                # The refusal must not give the total away (muggins could be dodged by
+                # retyping): it says only that the claim is too high.
                 raise IllegalActionError(
-                    f"over-pegging is not allowed: the {what} counts {total}, not {action.points}"
+                    f"over-pegging is not allowed: the {what} is not worth {action.points}"
                 )
             return
         if isinstance(action, Muggins) and self._muggins is not None:

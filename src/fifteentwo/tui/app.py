@@ -23,7 +23,6 @@ from fifteentwo.actions import (
     DealDone,
     Event,
     GameOver,
-    HandCounted,
     MatchOver,
     Phase,
     Reason,
@@ -267,27 +266,10 @@ class CribbageApp(KeyHandling, TableDrawing):
         self._refresh()
 
     def _refused(self, error: FifteenTwoError) -> None:
-        """The engine said no: show why (and, explaining, the right count)."""
+        """The engine said no: show why. A refused count is not explained (that would give
+        the total away and let muggins be dodged by counting again): the explanation comes
+        once a count is accepted (with -e)."""
         self.set_message(str(error), error=True)
-        obs = self.obs
-        if (
-            self.settings.explain
-            and obs is not None
-            and obs.to_count
-            and obs.starter is not None
-            and self.rules is not None
-        ):
-            shown = HandCounted(
-                obs.seat,
-                obs.to_count,
-                obs.starter,
-                obs.counting_crib,
-                0,
-                0,
-                self.rules.nobs_in_crib,
-            )
-            for text in self._explain(shown):
-                self.query_one(EventLog).add(text)
 
     def _drain(self) -> None:
         """Show queued events in order, stopping after a deal (or a game of a match) to pause."""
