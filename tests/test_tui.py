@@ -505,3 +505,13 @@ async def test_a_digit_beyond_the_hand_says_so() -> None:
         await play_until(pilot, app, lambda: app.mode is Mode.PLAY)
         await press(pilot, "6")
         assert "You hold 4 cards: press 1 to 4." in app.message.plain
+
+
+async def test_nineteen_is_a_count_of_nothing() -> None:
+    factory = Factory(seed=7, auto_count=False, muggins=True)
+    app = make_app(factory, options("short", muggins=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await play_until(pilot, app, lambda: app.mode is Mode.COUNT)
+        await press(pilot, "1", "9", "enter")
+        assert "You claimed 0." in log_text(app)

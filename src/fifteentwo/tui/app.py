@@ -373,6 +373,8 @@ class CribbageApp(KeyHandling, TableDrawing):
             return
         try:
             points = int(event.value)
+            if points == 19:  # "nineteen", the traditional word for nothing (no hand makes 19)
+                points = 0
         except ValueError:
             self.set_message("Type your count as a number, then Enter.", error=True)
             return
