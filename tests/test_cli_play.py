@@ -254,8 +254,8 @@ def test_starting_a_new_game_keeps_the_old_ones_and_saved_lists_them(
     assert listed[0]["score"] == "You 0, Computer 0" and listed[0]["when"].startswith("today")
     code, out, _ = run_main(["saved"], capsys)
     assert code == 0 and first in out and second in out and "standard to 121" in out
-    code, out, _ = run_main(["play", "--resume", first, *FAST], capsys, stdin="q\n")
-    assert out.startswith("Resuming your game: short to 61")
+    code, out, err = run_main(["play", "--resume", first, *FAST], capsys, stdin="q\n")
+    assert out.startswith("Resuming your game: short to 61"), (code, out, err)
 
 
 def test_saved_with_nothing_saved(capsys: pytest.CaptureFixture[str]) -> None:

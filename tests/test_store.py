@@ -447,3 +447,12 @@ def test_fuzzed_rows_are_set_aside_never_lost(
     aside = conn.execute("SELECT COUNT(*) FROM set_aside").fetchone()[0]
     conn.close()
     assert len(games) + len(finished) + aside == 2  # every row is somewhere
+
+
+def test_game_ids_are_letters_and_digits() -> None:
+    """An id starting with ``-`` read as an option in ``cribbage play --resume ID``."""
+    from fifteentwo.store.base import new_game_id
+
+    ids = {new_game_id() for _ in range(2000)}
+    assert len(ids) == 2000
+    assert all(len(i) == 12 and i.isalnum() and i.isascii() for i in ids)

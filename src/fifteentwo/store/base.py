@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import secrets
 import socket
+import string
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -111,6 +112,15 @@ class Owner:
     token: str
     pid: int
     host: str
+
+
+_ID_ALPHABET: Final = string.ascii_letters + string.digits
+
+
+def new_game_id() -> str:
+    """A fresh game id: 12 letters and digits (71 bits, unguessable). Never ``-`` or ``_``: an id
+    starting with ``-`` would read as an option in ``cribbage play --resume ID``."""
+    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(12))
 
 
 def new_owner() -> str:

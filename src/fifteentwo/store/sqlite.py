@@ -13,7 +13,6 @@ import contextlib
 import fcntl
 import json
 import os
-import secrets
 import sqlite3
 import threading
 import time
@@ -37,6 +36,7 @@ from fifteentwo.store.base import (
     Totals,
     checked_int,
     data_dir,
+    new_game_id,
     this_process,
     utc_now,
 )
@@ -401,7 +401,7 @@ class SQLiteStore(Store):
     # --- games in progress ---------------------------------------------------------------------
 
     def create_game(self, data: dict[str, Any], meta: GameMeta, *, owner: str) -> str:
-        game_id = secrets.token_urlsafe(9)
+        game_id = new_game_id()
         self.save_game(game_id, data, meta, owner=owner)
         return game_id
 
@@ -867,7 +867,7 @@ class SQLiteStore(Store):
 
     def import_game(self, source: str, data: dict[str, Any], meta: GameMeta) -> str | None:
         """Store a game in progress from an old save file, once; its new id (None if done)."""
-        game_id = secrets.token_urlsafe(9)
+        game_id = new_game_id()
         text = _dumps(data)
         meta = meta.checked()
 
