@@ -54,6 +54,8 @@ __all__ = [
     "MAX_LINE_BYTES",
     "check_record",
     "dumps",
+    "file_kind",
+    "file_mode",
     "game_record",
     "iter_records",
     "loads",
@@ -318,7 +320,7 @@ def _open_regular(path: str | os.PathLike[str]) -> IO[bytes]:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise RecordError(f"{_path_text(path)} is {_kind(mode)}, not a record file")
+            raise RecordError(f"{_path_text(path)} is {file_kind(mode)}, not a record file")
         os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
     except BaseException:
@@ -326,8 +328,8 @@ def _open_regular(path: str | os.PathLike[str]) -> IO[bytes]:
         raise
 
 
-def _kind(mode: int) -> str:
-    """What a non-regular file is, for a message."""
+def file_kind(mode: int) -> str:
+    """What a non-regular file is, for a message (``a directory``, ``a FIFO (named pipe)``)."""
     if stat.S_ISDIR(mode):
         return "a directory"
     if stat.S_ISFIFO(mode):
@@ -443,7 +445,7 @@ def _writable_target(target: Path) -> Path:
     except OSError as exc:
         raise RecordError(f"cannot write {_path_text(target)}: {exc.strerror}") from None
     if not stat.S_ISREG(mode):
-        raise RecordError(f"{_path_text(target)} is {_kind(mode)}; it is never replaced")
+        raise RecordError(f"{_path_text(target)} is {file_kind(mode)}; it is never replaced")
     return target
 
 

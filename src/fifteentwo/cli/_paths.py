@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO
 
 from fifteentwo.cli import UsageError
-from fifteentwo.records import file_mode
+from fifteentwo.records import file_kind, file_mode
 
 __all__ = ["input_path", "output_path", "shown", "write_atomically"]
 
@@ -29,18 +29,6 @@ def shown(path: str | os.PathLike[str]) -> str:
     text = os.fspath(path)
     escaped = repr(text[:200])[1:-1]
     return escaped if len(text) <= 200 else escaped + "..."
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
 
 
 def _named(text: str, option: str) -> Path:
@@ -70,7 +58,7 @@ def output_path(text: str, option: str) -> Path:
         raise UsageError(f"{where}: {exc.strerror}") from None
     if mode is not None:
         if not stat.S_ISREG(mode):
-            raise UsageError(f"{where} is {_kind(mode)}; give a file name")
+            raise UsageError(f"{where} is {file_kind(mode)}; give a file name")
         if not os.access(path, os.W_OK):
             raise UsageError(f"{where}: the file cannot be written (permission denied)")
     real = Path(os.path.realpath(path))
@@ -95,7 +83,7 @@ def input_path(text: str, option: str) -> Path:
     except OSError as exc:
         raise UsageError(f"{where}: {exc.strerror}") from None
     if not stat.S_ISREG(mode):
-        raise UsageError(f"{where} is {_kind(mode)}; give a file")
+        raise UsageError(f"{where} is {file_kind(mode)}; give a file")
     if not os.access(path, os.R_OK):
         raise UsageError(f"{where}: the file cannot be read (permission denied)")
     return path
@@ -124,7 +112,7 @@ def write_atomically(path: Path, write: Callable[[IO[bytes]], None], option: str
         except FileNotFoundError:
             mode = None
         if mode is not None and not stat.S_ISREG(mode):
-            raise UsageError(f"{option} {shown(path)} is {_kind(mode)}; it was not replaced")
+            raise UsageError(f"{option} {shown(path)} is {file_kind(mode)}; it was not replaced")
         os.replace(tmp, target)
     except OSError as exc:
         raise UsageError(f"{option} {shown(path)}: {exc.strerror}") from None
