@@ -25,16 +25,22 @@ from fifteentwo.errors import FifteenTwoError
 __all__ = [
     "DATA_DIR_ENV",
     "SQLITE_INT_MAX",
+    "Account",
+    "AccountExists",
     "CorruptGame",
     "FinishedGame",
     "GameBusy",
     "GameMeta",
     "GameNotFound",
     "Owner",
+    "RatingUpdate",
     "SavedGame",
     "Store",
     "StoreError",
     "StoreUnavailable",
+    "TableConflict",
+    "TableNotFound",
+    "TableRow",
     "Totals",
     "checked_int",
     "data_dir",
@@ -68,6 +74,18 @@ class CorruptGame(StoreError):
 class StoreUnavailable(StoreError):
     """Storage stayed locked, read-only, full or missing after retries, and the journal could
     not be written either: the game goes on unsaved."""
+
+
+class AccountExists(StoreError):
+    """The username is taken (usernames compare without regard to case)."""
+
+
+class TableNotFound(StoreError):
+    """No table has this id."""
+
+
+class TableConflict(StoreError):
+    """The table changed since it was read (another process wrote it first): read it again."""
 
 
 DATA_DIR_ENV: Final = "FIFTEENTWO_DATA_DIR"
@@ -294,6 +312,58 @@ class Totals:
         return data
 
 
+@dataclass(frozen=True, slots=True)
+class Account:
+    """A player's account: a unique username, a password hash made by a password-hashing library
+    (the store never sees the password) and a Glicko-2 rating for games between people."""
+
+    account_id: str
+    """Unguessable id (`new_game_id` style); what finished games and tables refer to."""
+    username: str
+    password_hash: str
+    created_at: datetime
+    rating: float = 1500.0
+    rd: float = 350.0
+    """Rating deviation."""
+    volatility: float = 0.06
+    rated_games: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The public part (never the hash), e.g. for the leaderboard."""
+        return {
+            "username": self.username,
+            "rating": round(self.rating, 1),
+            "rd": round(self.rd, 1),
+            "rated_games": self.rated_games,
+            "created_at": self.created_at.isoformat(timespec="seconds"),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RatingUpdate:
+    """An account's new rating after one rated game (`Store.save_ratings`)."""
+
+    account_id: str
+    rating: float
+    rd: float
+    volatility: float
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A web table as stored: the front-end's JSON (seats, token hashes, the game's save data),
+    its status and a version number that every write increases (optimistic concurrency, so
+    several server processes can serve one table)."""
+
+    table_id: str
+    data: dict[str, Any]
+    status: str
+    """``open`` (seats to fill), ``playing``, ``adjourned``, ``finished`` or ``closed``."""
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+
 class Store(ABC):
     """Games in progress and finished games. Every write is one transaction.
 
@@ -380,6 +450,62 @@ class Store(ABC):
     @abstractmethod
     def totals(self, *, owner_hint: str | None = None) -> list[Totals]:
         """Results per computer level and variant over games a human played."""
+
+    # --- settings, accounts, ratings and tables (the web server's and the app's) ---------------
+
+    @abstractmethod
+    def get_setting(self, key: str) -> str | None:
+        """A remembered setting (the app's last choices), or None."""
+
+    @abstractmethod
+    def set_setting(self, key: str, value: str) -> None:
+        """Remember a setting (insert or replace)."""
+
+    @abstractmethod
+    def create_account(self, username: str, password_hash: str) -> Account:
+        """A new account with the default rating; `AccountExists` if the username (compared
+        case-insensitively) is taken. The username is kept as typed."""
+
+    @abstractmethod
+    def account(self, account_id: str) -> Account | None:
+        """The account with this id, or None."""
+
+    @abstractmethod
+    def account_by_name(self, username: str) -> Account | None:
+        """The account with this username (case-insensitive), or None."""
+
+    @abstractmethod
+    def set_password_hash(self, account_id: str, password_hash: str) -> None:
+        """Replace an account's hash (a rehash with stronger parameters, a new password)."""
+
+    @abstractmethod
+    def save_ratings(self, updates: Sequence[RatingUpdate]) -> None:
+        """In one transaction: set each account's rating and add one to its rated games."""
+
+    @abstractmethod
+    def leaderboard(self, limit: int = 50, *, min_games: int = 1) -> list[Account]:
+        """Accounts with at least ``min_games`` rated games, best rating first (ties: lower
+        deviation first, then username)."""
+
+    @abstractmethod
+    def save_table(
+        self, table_id: str, data: dict[str, Any], status: str, *, expected_version: int | None
+    ) -> int:
+        """Write a table and return its new version. ``expected_version`` None creates it
+        (`TableConflict` if the id exists); otherwise the write happens only if the stored
+        version is still ``expected_version`` (`TableConflict` if not, `TableNotFound` if
+        there is no such table)."""
+
+    @abstractmethod
+    def load_table(self, table_id: str) -> TableRow:
+        """A table; `TableNotFound` if there is none."""
+
+    @abstractmethod
+    def list_tables(
+        self, *, status: Sequence[str] | None = None, updated_before: datetime | None = None
+    ) -> list[TableRow]:
+        """Tables (optionally only those with one of these statuses, or last written before a
+        time), most recently written first."""
 
     def write_problem(self) -> str | None:
         """Why nothing can be saved here (read-only storage and no journal possible), or None

@@ -24,15 +24,21 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from fifteentwo.store.base import (
+    Account,
+    AccountExists,
     CorruptGame,
     FinishedGame,
     GameBusy,
     GameMeta,
     GameNotFound,
+    RatingUpdate,
     SavedGame,
     Store,
     StoreError,
     StoreUnavailable,
+    TableConflict,
+    TableNotFound,
+    TableRow,
     Totals,
     checked_int,
     data_dir,
@@ -43,7 +49,7 @@ from fifteentwo.store.base import (
 
 __all__ = ["SCHEMA_VERSION", "SQLiteStore"]
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 STORE_FILE: Final = "fifteentwo.sqlite3"
 JOURNAL_SUFFIX: Final = ".journal"
 SAME_HOST_LEASE: Final = 24 * 3600.0
@@ -55,7 +61,7 @@ OTHER_HOST_LEASE: Final = 600.0
 
 _T = TypeVar("_T")
 
-_SCHEMA: Final = (
+_SCHEMA_1: Final = (
     """CREATE TABLE schema_version (version INTEGER NOT NULL)""",
     """CREATE TABLE games_in_progress (
         game_id TEXT PRIMARY KEY,
@@ -117,7 +123,32 @@ _SCHEMA: Final = (
     )""",
 )
 
-MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {}
+_SCHEMA_2: Final = (
+    """CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)""",
+    """CREATE TABLE accounts (
+        account_id TEXT PRIMARY KEY,
+        username TEXT NOT NULL,
+        username_key TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        rating REAL NOT NULL,
+        rd REAL NOT NULL,
+        volatility REAL NOT NULL,
+        rated_games INTEGER NOT NULL
+    )""",
+    """CREATE TABLE tables (
+        table_id TEXT PRIMARY KEY,
+        status TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    )""",
+    """CREATE INDEX tables_by_status ON tables (status, updated_at)""",
+)
+_SCHEMA: Final = _SCHEMA_1 + _SCHEMA_2
+
+MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {2: _SCHEMA_2}
 """Statements that take a database from version N-1 to N, run in one transaction each."""
 
 _JSON_COLUMNS: Final = ("seats", "scores", "hands", "record")
@@ -670,6 +701,161 @@ class SQLiteStore(Store):
             )
         return out
 
+    # --- settings, accounts, ratings, tables ---------------------------------------------------
+
+    def _write_or_fail(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """A write with no journal behind it: unavailable storage is one `StoreUnavailable`."""
+        try:
+            return self._write_now(work)
+        except _Unavailable as exc:
+            raise StoreUnavailable(f"cannot write the game store {self.path}: {exc}") from None
+
+    def get_setting(self, key: str) -> str | None:
+        row = self._read(
+            lambda c: c.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        )
+        return None if row is None else str(row[0])
+
+    def set_setting(self, key: str, value: str) -> None:
+        self._write_or_fail(
+            lambda c: c.execute(
+                "INSERT INTO settings (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (str(key), str(value)),
+            )
+        )
+
+    def create_account(self, username: str, password_hash: str) -> Account:
+        account = Account(new_game_id(), username, password_hash, utc_now())
+
+        def work(conn: sqlite3.Connection) -> None:
+            try:
+                conn.execute(
+                    "INSERT INTO accounts (account_id, username, username_key, password_hash, "
+                    "created_at, rating, rd, volatility, rated_games) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        account.account_id,
+                        username,
+                        username.casefold(),
+                        password_hash,
+                        account.created_at.isoformat(),
+                        account.rating,
+                        account.rd,
+                        account.volatility,
+                        0,
+                    ),
+                )
+            except sqlite3.IntegrityError:
+                raise AccountExists(f"the username {username!r} is taken"[:200]) from None
+
+        self._write_or_fail(work)
+        return account
+
+    def _account_where(self, where: str, value: str) -> Account | None:
+        row = self._read(
+            lambda c: c.execute(
+                f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE {where}", (value,)
+            ).fetchone()
+        )
+        return None if row is None else _account(row)
+
+    def account(self, account_id: str) -> Account | None:
+        return self._account_where("account_id = ?", account_id)
+
+    def account_by_name(self, username: str) -> Account | None:
+        return self._account_where("username_key = ?", username.casefold())
+
+    def set_password_hash(self, account_id: str, password_hash: str) -> None:
+        self._write_or_fail(
+            lambda c: c.execute(
+                "UPDATE accounts SET password_hash = ? WHERE account_id = ?",
+                (password_hash, account_id),
+            )
+        )
+
+    def save_ratings(self, updates: Sequence[RatingUpdate]) -> None:
+        def work(conn: sqlite3.Connection) -> None:
+            for u in updates:
+                conn.execute(
+                    "UPDATE accounts SET rating = ?, rd = ?, volatility = ?, "
+                    "rated_games = rated_games + 1 WHERE account_id = ?",
+                    (float(u.rating), float(u.rd), float(u.volatility), u.account_id),
+                )
+
+        self._write_or_fail(work)
+
+    def leaderboard(self, limit: int = 50, *, min_games: int = 1) -> list[Account]:
+        rows = self._read(
+            lambda c: c.execute(
+                f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE rated_games >= ? "
+                "ORDER BY rating DESC, rd ASC, username_key ASC LIMIT ?",
+                (checked_int(min_games, "min_games"), checked_int(limit, "limit")),
+            ).fetchall()
+        )
+        return [_account(row) for row in rows]
+
+    def save_table(
+        self, table_id: str, data: dict[str, Any], status: str, *, expected_version: int | None
+    ) -> int:
+        _check_id(table_id)
+        text = _dumps(data)
+        now = utc_now().isoformat()
+
+        def work(conn: sqlite3.Connection) -> int:
+            row = conn.execute(
+                "SELECT version FROM tables WHERE table_id = ?", (table_id,)
+            ).fetchone()
+            if expected_version is None:
+                if row is not None:
+                    raise TableConflict(f"table {table_id} already exists")
+                conn.execute(
+                    "INSERT INTO tables (table_id, status, version, data, created_at, updated_at)"
+                    " VALUES (?, ?, 1, ?, ?, ?)",
+                    (table_id, status, text, now, now),
+                )
+                return 1
+            if row is None:
+                raise TableNotFound(f"there is no table {table_id!r}"[:200])
+            if row[0] != expected_version:
+                raise TableConflict(f"table {table_id} changed (version {row[0]})")
+            conn.execute(
+                "UPDATE tables SET status = ?, version = ?, data = ?, updated_at = ? "
+                "WHERE table_id = ?",
+                (status, expected_version + 1, text, now, table_id),
+            )
+            return expected_version + 1
+
+        try:
+            return self._write_now(work)
+        except _Unavailable as exc:
+            raise StoreUnavailable(f"cannot write the game store {self.path}: {exc}") from None
+
+    def load_table(self, table_id: str) -> TableRow:
+        row = self._read(
+            lambda c: c.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE table_id = ?", (table_id,)
+            ).fetchone()
+        )
+        if row is None:
+            raise TableNotFound(f"there is no table {table_id!r}"[:200])
+        return _table(row)
+
+    def list_tables(
+        self, *, status: Sequence[str] | None = None, updated_before: datetime | None = None
+    ) -> list[TableRow]:
+        query = f"SELECT {_TABLE_COLUMNS} FROM tables WHERE 1 = 1"
+        args: list[Any] = []
+        if status is not None:
+            query += f" AND status IN ({', '.join('?' for _ in status)})"
+            args.extend(status)
+        if updated_before is not None:
+            query += " AND updated_at < ?"
+            args.append(updated_before.isoformat())
+        query += " ORDER BY updated_at DESC"
+        rows = self._read(lambda c: c.execute(query, args).fetchall())
+        return [_table(row) for row in rows]
+
     def write_problem(self) -> str | None:
         """Try an empty write transaction; if storage refuses it for good (not just a lock),
         say why unless the journal can take the games instead."""
@@ -924,6 +1110,41 @@ def _lease_alive(pid: int, host: str, beat: float) -> bool:
     except OSError:
         return False
     return True
+
+
+_ACCOUNT_COLUMNS: Final = (
+    "account_id, username, password_hash, created_at, rating, rd, volatility, rated_games"
+)
+_TABLE_COLUMNS: Final = "table_id, data, status, version, created_at, updated_at"
+
+
+def _account(row: tuple[Any, ...]) -> Account:
+    account_id, username, password_hash, created, rating, rd, volatility, games = row
+    return Account(
+        account_id=str(account_id),
+        username=str(username),
+        password_hash=str(password_hash),
+        created_at=datetime.fromisoformat(created),
+        rating=float(rating),
+        rd=float(rd),
+        volatility=float(volatility),
+        rated_games=int(games),
+    )
+
+
+def _table(row: tuple[Any, ...]) -> TableRow:
+    table_id, data, status, version, created, updated = row
+    loaded = json.loads(data)
+    if not isinstance(loaded, dict):
+        raise StoreError(f"table {table_id} cannot be read")
+    return TableRow(
+        table_id=str(table_id),
+        data=loaded,
+        status=str(status),
+        version=int(version),
+        created_at=datetime.fromisoformat(created),
+        updated_at=datetime.fromisoformat(updated),
+    )
 
 
 def _exists(conn: sqlite3.Connection, game_id: str) -> bool:

@@ -1,0 +1,105 @@
+"""Settings, accounts, ratings and web tables in the store (every backend; docs/store.md)."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from fifteentwo.store import open_store
+from fifteentwo.store.base import (
+    AccountExists,
+    RatingUpdate,
+    Store,
+    TableConflict,
+    TableNotFound,
+    utc_now,
+)
+from fifteentwo.store.sqlite import SQLiteStore
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return open_store(tmp_path / "s.sqlite3")
+
+
+def test_settings_are_remembered_across_opens(tmp_path: Path) -> None:
+    with SQLiteStore(tmp_path / "s.sqlite3") as first:
+        assert first.get_setting("level") is None
+        first.set_setting("level", "novice")
+        first.set_setting("level", "expert")
+    with SQLiteStore(tmp_path / "s.sqlite3") as again:
+        assert again.get_setting("level") == "expert"
+
+
+def test_accounts_are_unique_without_regard_to_case(store: Store) -> None:
+    made = store.create_account("Alice", "$argon2id$hash")
+    assert store.account_by_name("alice") == made
+    assert store.account(made.account_id) == made
+    assert made.username == "Alice" and made.rating == 1500.0 and made.rated_games == 0
+    with pytest.raises(AccountExists):
+        store.create_account("ALICE", "other")
+    assert store.account_by_name("bob") is None
+    store.set_password_hash(made.account_id, "new")
+    found = store.account(made.account_id)
+    assert found is not None and found.password_hash == "new"
+    assert "password_hash" not in made.to_json()
+
+
+def test_ratings_and_leaderboard(store: Store) -> None:
+    a = store.create_account("a", "h")
+    b = store.create_account("b", "h")
+    store.create_account("never-played", "h")
+    store.save_ratings(
+        [
+            RatingUpdate(a.account_id, 1662.3, 290.3, 0.06),
+            RatingUpdate(b.account_id, 1337.7, 290.3, 0.06),
+        ]
+    )
+    board = store.leaderboard()
+    assert [acc.username for acc in board] == ["a", "b"]
+    assert board[0].rated_games == 1 and board[0].rating == pytest.approx(1662.3)
+    assert [acc.username for acc in store.leaderboard(min_games=0)] == ["a", "never-played", "b"]
+    assert len(store.leaderboard(limit=1)) == 1
+
+
+def test_tables_are_written_with_optimistic_versions(store: Store) -> None:
+    assert store.save_table("t1", {"seats": []}, "open", expected_version=None) == 1
+    with pytest.raises(TableConflict):
+        store.save_table("t1", {}, "open", expected_version=None)
+    assert store.save_table("t1", {"seats": [1]}, "playing", expected_version=1) == 2
+    with pytest.raises(TableConflict):
+        store.save_table("t1", {"seats": [2]}, "playing", expected_version=1)
+    row = store.load_table("t1")
+    assert (row.data, row.status, row.version) == ({"seats": [1]}, "playing", 2)
+    with pytest.raises(TableNotFound):
+        store.load_table("nope")
+    with pytest.raises(TableNotFound):
+        store.save_table("nope", {}, "open", expected_version=3)
+    store.save_table("t2", {}, "adjourned", expected_version=None)
+    assert [t.table_id for t in store.list_tables()] == ["t2", "t1"]
+    assert [t.table_id for t in store.list_tables(status=["playing"])] == ["t1"]
+    later = utc_now() + timedelta(seconds=5)
+    assert {t.table_id for t in store.list_tables(updated_before=later)} == {"t1", "t2"}
+    assert store.list_tables(updated_before=utc_now() - timedelta(days=1)) == []
+
+
+def test_a_version_1_store_is_migrated_keeping_its_games(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    with SQLiteStore(path) as s:
+        s.set_setting("x", "1")
+    conn = sqlite3.connect(path)
+    with conn:
+        for name in ("settings", "accounts", "tables"):
+            conn.execute(f"DROP TABLE {name}")
+        conn.execute("UPDATE schema_version SET version = 1")
+    conn.close()
+    with SQLiteStore(path) as s:
+        assert s.get_setting("x") is None
+        s.set_setting("x", "2")
+        assert s.get_setting("x") == "2"
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+    conn.close()
