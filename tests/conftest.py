@@ -17,3 +17,8 @@ def fifteentwo_data_dir(
     path = tmp_path_factory.mktemp("fifteentwo-data")
     monkeypatch.setenv("FIFTEENTWO_DATA_DIR", str(path))
     return path
+
+
+# --- the game store's backends (issue 19): `backend` and `store` run a test on each -----------
+
+from store_backends import backend, store  # noqa: E402, F401  (fixtures: tests/store_backends.py)

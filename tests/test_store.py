@@ -22,6 +22,7 @@ from fifteentwo.store import (
     GameBusy,
     GameMeta,
     GameNotFound,
+    Store,
     StoreError,
     StoreUnavailable,
     new_owner,
@@ -30,6 +31,7 @@ from fifteentwo.store import (
 from fifteentwo.store.migrate import import_old_history
 from fifteentwo.store.sqlite import SQLiteStore
 from fifteentwo.store.summary import finished_from_record
+from store_backends import Backend
 
 OLD = Path(__file__).parent / "data" / "old"
 
@@ -68,8 +70,6 @@ def test_open_store_default_and_urls(fifteentwo_data_dir: Path, tmp_path: Path) 
     store = open_store()
     assert Path(store.location) == fifteentwo_data_dir / "fifteentwo.sqlite3"
     assert open_store(f"sqlite://{tmp_path}/x.sqlite3").location == f"{tmp_path}/x.sqlite3"
-    with pytest.raises(StoreError, match="PostgreSQL store is not available"):
-        open_store("postgresql://localhost/test")
     with pytest.raises(StoreError, match="unknown store URL"):
         open_store("redis://x")
 
@@ -83,8 +83,7 @@ def test_wal_mode_and_schema_version(tmp_path: Path) -> None:
     conn.close()
 
 
-def test_games_in_progress_round_trip_and_order(tmp_path: Path) -> None:
-    store = store_at(tmp_path)
+def test_games_in_progress_round_trip_and_order(store: Store) -> None:
     me = new_owner()
     first = store.create_game({"n": 1}, META, owner=me)
     second = store.create_game({"n": 2}, replace(META, scores=(1, 2)), owner=me)
@@ -102,8 +101,7 @@ def test_games_in_progress_round_trip_and_order(tmp_path: Path) -> None:
     assert [g.game_id for g in store.list_games()] == [first]
 
 
-def test_a_second_live_owner_is_refused_until_released(tmp_path: Path) -> None:
-    store = store_at(tmp_path)
+def test_a_second_live_owner_is_refused_until_released(store: Store) -> None:
     me, other = new_owner(), new_owner()
     game = store.create_game({}, META, owner=me)
     with pytest.raises(GameBusy, match=f"game {game} is being played in another session"):
@@ -138,8 +136,7 @@ def test_a_lease_of_a_dead_process_can_be_taken(tmp_path: Path) -> None:
     store.claim(game, owner=new_owner())  # the process that held it has ended
 
 
-def test_finish_moves_a_game_in_one_transaction(tmp_path: Path) -> None:
-    store = store_at(tmp_path)
+def test_finish_moves_a_game_in_one_transaction(store: Store) -> None:
     me = new_owner()
     game = store.create_game({"x": 1}, META, owner=me)
     (row,) = store.finish_game(game, [a_finished()], None, owner=me)
@@ -149,8 +146,7 @@ def test_finish_moves_a_game_in_one_transaction(tmp_path: Path) -> None:
     assert done["takebacks"] == 0 and isinstance(done["record"], dict)
 
 
-def test_a_match_that_goes_on_keeps_its_row(tmp_path: Path) -> None:
-    store = store_at(tmp_path)
+def test_a_match_that_goes_on_keeps_its_row(store: Store) -> None:
     me = new_owner()
     game = store.create_game({"x": 1}, META, owner=me)
     store.finish_game(game, [a_finished()], {"x": 2}, replace(META, scores=(0, 0)), owner=me)
@@ -178,21 +174,20 @@ def test_a_failing_finish_leaves_the_game_in_progress(
 
 
 @pytest.mark.parametrize("seed", [0, 2**63 - 1, 2**63, 2**64 + 5, 10**40, -(2**70)])
-def test_seeds_of_any_size_are_stored_exactly(tmp_path: Path, seed: int) -> None:
-    store = store_at(tmp_path)
+def test_seeds_of_any_size_are_stored_exactly(backend: Backend, seed: int) -> None:
+    store = backend.open()
     row = store.add_finished(a_finished(seed=seed))
     assert store.finished_game(row)["seed"] == seed
     assert store.finished_games(1)[0]["seed"] == seed
     store.close()
-    assert SQLiteStore(tmp_path / "games.sqlite3").finished_games()[0]["seed"] == seed
+    assert backend.open().finished_games()[0]["seed"] == seed
 
 
 @pytest.mark.parametrize(
     ("field", "value"),
     [("target", 2**70), ("target", True), ("scores", (1.5, 2)), ("players", (1, 2))],
 )
-def test_bad_details_are_refused_before_writing(tmp_path: Path, field: str, value: Any) -> None:
-    store = store_at(tmp_path)
+def test_bad_details_are_refused_before_writing(store: Store, field: str, value: Any) -> None:
     with pytest.raises(StoreError):
         store.create_game({}, replace(META, **{field: value}), owner=new_owner())
     with pytest.raises(StoreError):
@@ -200,25 +195,21 @@ def test_bad_details_are_refused_before_writing(tmp_path: Path, field: str, valu
     assert store.list_games() == []
 
 
-def test_finished_ints_are_bounded(tmp_path: Path) -> None:
-    store = store_at(tmp_path)
+def test_finished_ints_are_bounded(store: Store) -> None:
     for bad in ({"pegged": 2**80}, {"winner": True}, {"seed": 1.5}, {"takebacks": -(2**64)}):
         with pytest.raises(StoreError):
             store.add_finished(a_finished(**bad))
     assert store.finished_games() == []
 
 
-def test_corrupt_rows_are_set_aside_and_reported(tmp_path: Path) -> None:
-    store = store_at(tmp_path)
+def test_corrupt_rows_are_set_aside_and_reported(backend: Backend) -> None:
+    store = backend.open()
     me = new_owner()
     good = store.create_game({"ok": True}, META, owner=me)
     bad = store.create_game({"ok": False}, META, owner=me)
     row = store.add_finished(a_finished())
-    conn = sqlite3.connect(tmp_path / "games.sqlite3")
-    with conn:
-        conn.execute("UPDATE games_in_progress SET data = '{broken' WHERE game_id = ?", (bad,))
-        conn.execute("UPDATE finished_games SET record = '[1' WHERE id = ?", (row,))
-    conn.close()
+    backend.execute("UPDATE games_in_progress SET data = '{broken' WHERE game_id = ?", (bad,))
+    backend.execute("UPDATE finished_games SET record = '[1' WHERE id = ?", (row,))
     with pytest.raises(CorruptGame) as info:
         store.load_game(bad)
     assert "\n" not in str(info.value) and "set aside" in str(info.value)
@@ -227,9 +218,7 @@ def test_corrupt_rows_are_set_aside_and_reported(tmp_path: Path) -> None:
     notices = store.take_notices()
     assert len(notices) == 1 and "finished game" in notices[0]
     assert store.take_notices() == []
-    conn = sqlite3.connect(tmp_path / "games.sqlite3")
-    kept = conn.execute("SELECT source, key, content FROM set_aside ORDER BY id").fetchall()
-    conn.close()
+    kept = backend.execute("SELECT source, key, content FROM set_aside ORDER BY id")
     assert [(s, k) for s, k, _ in kept] == [
         ("games_in_progress", bad),
         ("finished_games", str(row)),
@@ -263,8 +252,7 @@ def test_a_data_dir_that_is_a_file_is_one_line(tmp_path: Path) -> None:
         SQLiteStore(tmp_path / "data" / "games.sqlite3")
 
 
-def test_totals_and_owner_hints(tmp_path: Path) -> None:
-    store = store_at(tmp_path)
+def test_totals_and_owner_hints(store: Store) -> None:
     store.add_finished(a_finished())
     store.add_finished(a_finished(owner_hint="web-user-1", kind="web"))
     (total,) = store.totals()
@@ -384,8 +372,7 @@ def test_a_removed_database_is_made_again(tmp_path: Path) -> None:
     assert SQLiteStore(data / "games.sqlite3").load_game(game).data == {"a": 2}
 
 
-def test_times_are_utc(tmp_path: Path) -> None:
-    store = store_at(tmp_path)
+def test_times_are_utc(store: Store) -> None:
     game = store.create_game({}, META, owner=new_owner())
     assert store.load_game(game).created_at.tzinfo == UTC
 

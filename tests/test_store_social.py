@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from fifteentwo.store import open_store
 from fifteentwo.store.base import (
     AccountExists,
     RatingUpdate,
@@ -18,20 +17,16 @@ from fifteentwo.store.base import (
     utc_now,
 )
 from fifteentwo.store.sqlite import SQLiteStore
+from store_backends import Backend
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Store:
-    return open_store(tmp_path / "s.sqlite3")
-
-
-def test_settings_are_remembered_across_opens(tmp_path: Path) -> None:
-    with SQLiteStore(tmp_path / "s.sqlite3") as first:
-        assert first.get_setting("level") is None
-        first.set_setting("level", "novice")
-        first.set_setting("level", "expert")
-    with SQLiteStore(tmp_path / "s.sqlite3") as again:
-        assert again.get_setting("level") == "expert"
+def test_settings_are_remembered_across_opens(backend: Backend) -> None:
+    first = backend.open()
+    assert first.get_setting("level") is None
+    first.set_setting("level", "novice")
+    first.set_setting("level", "expert")
+    first.close()
+    assert backend.open().get_setting("level") == "expert"
 
 
 def test_accounts_are_unique_without_regard_to_case(store: Store) -> None:

@@ -46,7 +46,8 @@ __all__ = [
 
 def open_store(where: str | Path | None = None) -> Store:
     """Open a store: None for the default file in `data_dir`, a path, or a URL
-    (``sqlite:///abs/path``; ``postgresql://...`` is reserved for the hosted backend).
+    (``sqlite:///abs/path``), or ``postgresql://user@host/db[?schema=name]`` for the hosted
+    PostgreSQL store (the ``postgres`` extra).
 
     Raises `StoreUnavailable` (one line) when the data dir is a file or cannot be created, and
     `StoreError` for a store written by a newer fifteentwo or an unknown URL.
@@ -62,7 +63,14 @@ def open_store(where: str | Path | None = None) -> Store:
             raise StoreError("sqlite:// needs a path, e.g. sqlite:///home/me/games.sqlite3")
         return SQLiteStore(Path(path))
     if text.startswith(("postgresql://", "postgres://")):
-        raise StoreError("the PostgreSQL store is not available in this version; use a SQLite path")
+        try:
+            from fifteentwo.store.postgres import PostgresStore
+        except ImportError as exc:
+            raise StoreError(
+                f"the PostgreSQL store needs the postgres extra ({exc.name} is missing): "
+                "pip install 'fifteentwo[postgres]'"
+            ) from None
+        return PostgresStore(text)
     if "://" in text:
         raise StoreError(
             f"unknown store URL {text.split('://', maxsplit=1)[0]!r}; give a path or sqlite://"

@@ -13,6 +13,7 @@ import os
 import secrets
 import socket
 import string
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -139,6 +140,33 @@ def new_game_id() -> str:
     """A fresh game id: 12 letters and digits (71 bits, unguessable). Never ``-`` or ``_``: an id
     starting with ``-`` would read as an option in ``cribbage play --resume ID``."""
     return "".join(secrets.choice(_ID_ALPHABET) for _ in range(12))
+
+
+SAME_HOST_LEASE: Final = 24 * 3600.0
+"""A lease of a live process on this host lapses after a day without a heartbeat (pid reuse)."""
+OTHER_HOST_LEASE: Final = 600.0
+"""A lease from another host (shared data dir or database) lapses after ten minutes without one."""
+
+
+def lease_alive(pid: int, host: str, beat: float) -> bool:
+    """Whether a lease still stands: on this host while its process lives (and has beaten in
+    the last day); elsewhere while it has beaten in the last ten minutes."""
+    age = time.time() - beat
+    if host != this_process("").host:
+        return age < OTHER_HOST_LEASE
+    if age > SAME_HOST_LEASE:
+        return False
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    return True
 
 
 def new_owner() -> str:

@@ -42,6 +42,7 @@ from fifteentwo.store.base import (
     Totals,
     checked_int,
     data_dir,
+    lease_alive,
     new_game_id,
     this_process,
     utc_now,
@@ -52,12 +53,8 @@ __all__ = ["SCHEMA_VERSION", "SQLiteStore"]
 SCHEMA_VERSION: Final = 2
 STORE_FILE: Final = "fifteentwo.sqlite3"
 JOURNAL_SUFFIX: Final = ".journal"
-SAME_HOST_LEASE: Final = 24 * 3600.0
-"""A lease of a live process on this host lapses after a day without a heartbeat (pid reuse)."""
 DEGRADED_SECONDS: Final = 30.0
 """How long after a journalled write later writes skip the back-off."""
-OTHER_HOST_LEASE: Final = 600.0
-"""A lease from another host (a shared data dir) lapses after ten minutes without one."""
 
 _T = TypeVar("_T")
 
@@ -385,7 +382,7 @@ class SQLiteStore(Store):
         if row is None or row[0] == owner:
             return
         _holder, pid, host, beat = row
-        if _lease_alive(int(pid), str(host), float(beat)):
+        if lease_alive(int(pid), str(host), float(beat)):
             where = f"process {pid}" if host == this_process("").host else f"{host}"
             raise GameBusy(
                 f"game {game_id} is being played in another session ({where}); "
@@ -1089,27 +1086,6 @@ def _rollback(conn: sqlite3.Connection) -> None:
     with contextlib.suppress(sqlite3.Error):
         if conn.in_transaction:
             conn.execute("ROLLBACK")
-
-
-def _lease_alive(pid: int, host: str, beat: float) -> bool:
-    """Whether a lease still stands: on this host while its process lives (and has beaten in
-    the last day); elsewhere while it has beaten in the last ten minutes."""
-    age = time.time() - beat
-    if host != this_process("").host:
-        return age < OTHER_HOST_LEASE
-    if age > SAME_HOST_LEASE:
-        return False
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except OSError:
-        return False
-    return True
 
 
 _ACCOUNT_COLUMNS: Final = (

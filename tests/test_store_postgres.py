@@ -1,0 +1,139 @@
+"""The PostgreSQL store's own promises: several writers, leases across machines, a server that
+is not there, and no password in any message (a real server; tests/store_backends.py)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from fifteentwo.store import GameBusy, GameMeta, StoreError, new_owner, open_store
+from fifteentwo.store.base import TableConflict, lease_alive
+from fifteentwo.store.postgres import PostgresStore, redact, split_schema
+from store_backends import Backend, make_backend
+
+META = GameMeta("short", 61, ("You", "Computer"), ("human", "expert"), (0, 0))
+
+
+@pytest.fixture
+def pg(tmp_path: Path) -> Iterator[Backend]:
+    yield from make_backend("postgres", tmp_path)
+
+
+def test_each_table_version_is_won_by_exactly_one_writer(pg: Backend) -> None:
+    stores = [pg.open(), pg.open()]
+    stores[0].save_table("t", {"n": 0}, "playing", expected_version=None)
+    wins: list[tuple[int, int]] = []
+    lock = threading.Lock()
+
+    def writer(who: int) -> None:
+        store = stores[who]
+        done = 0
+        while done < 25:
+            row = store.load_table("t")
+            try:
+                version = store.save_table(
+                    "t", {"n": row.data["n"] + 1}, "playing", expected_version=row.version
+                )
+            except TableConflict:
+                continue
+            with lock:
+                wins.append((who, version))
+            done += 1
+
+    threads = [threading.Thread(target=writer, args=(i,)) for i in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    row = stores[0].load_table("t")
+    assert row.data["n"] == 50 and row.version == 51  # no lost update
+    assert sorted(v for _, v in wins) == list(range(2, 52))  # each version written once
+
+
+def test_a_lease_held_in_another_process_is_refused_then_released(pg: Backend) -> None:
+    code = (
+        "import sys, time; from fifteentwo.store import open_store, GameMeta;"
+        "s = open_store(sys.argv[1]);"
+        "m = GameMeta('short', 61, ('You', 'C'), ('human', 'greedy'), (0, 0));"
+        "print(s.create_game({}, m, owner='other'), flush=True); sys.stdin.readline()"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, pg.url],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        game = proc.stdout.readline().strip()
+        store = pg.open()
+        with pytest.raises(GameBusy, match="another session"):
+            store.claim(game, owner=new_owner())
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait(30)
+    store.claim(game, owner=new_owner())  # its process has ended: the lease lapsed
+
+
+def test_a_lease_from_another_machine_lapses_without_heartbeats(pg: Backend) -> None:
+    store = pg.open()
+    game = store.create_game({}, META, owner="far")
+    pg.execute("UPDATE leases SET host = 'elsewhere', heartbeat = ?", (time.time(),))
+    with pytest.raises(GameBusy, match="elsewhere"):
+        store.claim(game, owner=new_owner())
+    pg.execute("UPDATE leases SET heartbeat = ?", (time.time() - 3600,))
+    assert not lease_alive(1, "elsewhere", time.time() - 3600)
+    store.claim(game, owner=new_owner())
+
+
+def test_a_server_that_is_not_there_is_one_line_quickly() -> None:
+    started = time.monotonic()
+    with pytest.raises(StoreError) as info:
+        open_store("postgresql://fifteen:s3cret-pw@127.0.0.1:1/test")
+    message = str(info.value)
+    assert time.monotonic() - started < 20
+    assert "\n" not in message and "s3cret-pw" not in message
+    assert "cannot connect" in message and "127.0.0.1:1" in message
+
+
+def test_the_cli_says_one_line_for_a_missing_server(tmp_path: Path) -> None:
+    url = "postgresql://u:hunter2@127.0.0.1:1/test"
+    for argv in (["saved", "--db", url], ["serve", "--db", url, "--port", "0"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "fifteentwo", *argv],
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        if "unrecognized arguments" in result.stderr:
+            continue  # this command takes no --db
+        assert result.returncode != 0
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+        assert "hunter2" not in result.stderr + result.stdout
+
+
+def test_urls_are_redacted_and_schemas_checked() -> None:
+    assert redact("postgresql://a:b@h:5/d") == "postgresql://a:***@h:5/d"
+    assert redact("postgresql://a@h/d") == "postgresql://a@h/d"
+    assert split_schema("postgresql://h/d?schema=x&sslmode=disable") == (
+        "postgresql://h/d?sslmode=disable",
+        "x",
+    )
+    with pytest.raises(StoreError, match="schema name"):
+        PostgresStore("postgresql://h/d", schema="x; DROP TABLE y")
+
+
+def test_a_newer_schema_is_refused(pg: Backend) -> None:
+    pg.open()
+    pg.execute("UPDATE schema_version SET version = 99")
+    with pytest.raises(StoreError, match="newer fifteentwo"):
+        pg.open()
