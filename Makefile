@@ -63,7 +63,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
 pytest: $(STAMP)
-	FIFTEENTWO_REQUIRE_POSTGRES=1 $(BIN)/pytest -n auto --dist worksteal src tests
+	FIFTEENTWO_REQUIRE_POSTGRES=1 FIFTEENTWO_REQUIRE_REDIS=1 $(BIN)/pytest -n auto --dist worksteal src tests
 
 bench: $(STAMP)
 	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

@@ -309,8 +309,18 @@ def test_terminal_runs_the_textual_app_with_the_agreed_interface(
 ) -> None:
     calls: list[dict[str, Any]] = []
 
-    def run_tui(make_session: Any, *, options: Any, resume: Any) -> int:
-        calls.append({"make_session": make_session, "options": options, "resume": resume})
+    def run_tui(
+        make_session: Any,
+        *,
+        options: Any,
+        resume: Any = None,
+        menu: bool = False,
+        offer: Any = None,
+        store: Any = None,
+    ) -> int:
+        calls.append(
+            {"make_session": make_session, "options": options, "resume": resume, "menu": menu}
+        )
         return 0
 
     fake = types.ModuleType("fifteentwo.tui")
@@ -322,6 +332,7 @@ def test_terminal_runs_the_textual_app_with_the_agreed_interface(
     (call,) = calls
     options = call["options"]
     assert isinstance(options, PlayOptions) and call["resume"] is None
+    assert not call["menu"]  # --level and --seed chose the game: no start screen
     assert options.quiet and options.explain and options.muggins and not options.auto_count
     assert options.variant is None and options.instructions is None  # the app asks
     session = call["make_session"](options.preset_rules("short"))
@@ -369,3 +380,23 @@ def test_a_target_alone_does_not_ask_short_or_long() -> None:
     rules = options.preset_rules()
     assert (rules.name, rules.target) == ("standard", 15)
     assert Settings.from_options(options).variant == "standard"
+
+
+def test_plain_cribbage_play_opens_the_start_screen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without options that choose the game, the full-screen game opens on its start screen
+    (difficulty and the rest are chosen there); --coach or --speed only preset the form."""
+    calls: list[dict[str, Any]] = []
+
+    def run_tui(make_session: Any, *, options: Any, **kw: Any) -> int:
+        calls.append(kw)
+        return 0
+
+    fake = types.ModuleType("fifteentwo.tui")
+    fake.run_tui = run_tui  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "fifteentwo.tui", fake)
+    monkeypatch.setattr("fifteentwo.cli.play._stdio_is_terminal", lambda: True)
+    assert main(["play"]) == 0
+    assert main(["play", "--coach", "--speed", "fast"]) == 0
+    assert main(["play", "--short"]) == 0
+    assert [bool(c.get("menu")) for c in calls] == [True, True, False]
+    assert calls[0]["store"] is not None

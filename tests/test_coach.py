@@ -30,8 +30,11 @@ def test_remark_names_the_better_discard_only_when_it_costs() -> None:
     assert remark is not None
     assert remark.startswith(f"Coach: {action_label(best.action, ascii_only=True)} was better")
     loss = best.value - worst.value
-    assert f"by {loss:.2f} points" in remark
-    lines = coach.hint_lines(obs)
+    assert f"yours cost {loss:.2f} points" in remark
+    (line,) = coach.hint_lines(obs)  # short by default: the best and why
+    assert line.startswith(f"Best: {action_label(best.action, ascii_only=True)} (")
+    assert f"({best.value:+.2f} points)" in line
+    lines = coach.hint_lines(obs, top=3)
     assert len(lines) == 3 and lines[0].startswith(
         f"1. {action_label(best.action, ascii_only=True)}"
     )

@@ -31,8 +31,9 @@ COMMANDS = [
     ["discard", "--table", "--json"],
     ["--help"],
     ["equity", "90", "100"],
+    ["practice", "--seed", "1"],
 ]
-"""Commands that write to stdout (3 faults each: 15 runs)."""
+"""Commands that write to stdout (3 faults each: 18 runs)."""
 
 
 def _run(args: list[str], stdout: int | None, **kwargs: object) -> subprocess.CompletedProcess[str]:

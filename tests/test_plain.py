@@ -70,6 +70,17 @@ def test_read_cards_refuses(text: str, message: str) -> None:
         read_cards(text, HAND)
 
 
+def test_read_cards_names_cards_as_the_screen_shows_them() -> None:
+    """Plain mode shows 10H, the practice drill 10♥: a refusal never says TH."""
+    hand = parse_cards("th tc 2d 3d 4d 5d")
+    with pytest.raises(CardError, match="your 10H or your 10C"):
+        read_cards("10", hand)
+    with pytest.raises(CardError, match="your 10♥ or your 10♣"):
+        read_cards("10", hand, ascii_only=False)
+    with pytest.raises(CardError, match="you named 10♥ twice"):
+        read_cards("10h th", hand, ascii_only=False)
+
+
 def test_rank_and_position_agreeing_is_fine() -> None:
     hand = parse_cards("ac 5h 9d")
     assert read_cards("1", hand) == [hand[0]]  # the ace is also card number 1
@@ -172,6 +183,15 @@ def test_another_game_continues_the_sitting(fifteentwo_data_dir: Path) -> None:
     assert "Seed 8." in played.transcript and "Seed 9." in played.transcript
     assert re.search(r"Games won this sitting: You \d, Computer \d\.", played.transcript)
     assert len(played.history.games()) == 2
+    # the loser of the first game deals the second (no cut for deal)
+    first = min(played.history.games(), key=lambda r: r["seed"])
+    said = re.search(
+        r"(You|Computer) lost the last game, so (you deal|Computer deals) first\.",
+        played.transcript,
+    )
+    assert said is not None and (said.group(1) == "You") == (not first["won"])
+    second_game = played.transcript.split("lost the last game")[1].split("\n", 1)[1]
+    assert "deals first." not in second_game and "deal first." not in second_game  # no cut
 
 
 def test_match_reports_game_points(fifteentwo_data_dir: Path) -> None:
@@ -391,19 +411,21 @@ def test_another_game_after_a_resumed_one_keeps_the_saved_rules(fifteentwo_data_
 def test_hint_lists_the_experts_choices_and_coach_flags_costly_plays(
     fifteentwo_data_dir: Path,
 ) -> None:
-    script = iter(["hint", "#1 #2"])
+    script = iter(["hint", "hints", "#1 #2"])
     answerer = Answerer(
         {"Lay away": lambda p, k: next(script, "#1 #2"), "Play a card": None},
     )
     options = PlayOptions(variant="standard", seed=2, coach=True, **GREEDY)
     played = play_in_process(options, fifteentwo_data_dir, answerer)
     text = played.transcript
-    hints = re.findall(r"^(\d)\. throw (\S+ \S+) \(([+-]\d+\.\d\d)\): keep ", text, re.M)
-    assert [h[0] for h in hints] == ["1", "2", "3"]
+    best = re.search(r"^Best: throw (\S+ \S+) \(([+-]\d+\.\d\d) points\): keep ", text, re.M)
+    hints = re.findall(r"^(\d)\. throw (\S+ \S+) \(([+-]\d+\.\d\d) points\): keep ", text, re.M)
+    assert [h[0] for h in hints] == ["1", "2", "3"]  # 'hints': the three best
+    assert best is not None and best.group(1) == hints[0][1]  # 'hint': the best, short
     values = [float(h[2]) for h in hints]
     assert values == sorted(values, reverse=True)
     thrown = re.search(r"You lay away (\S+ \S+)\.", text)
     assert thrown is not None
     if thrown.group(1) != hints[0][1]:  # the first two cards were not the best throw
-        coach = re.search(r"Coach: throw (\S+ \S+) was better, by (\d+\.\d\d) points", text)
+        coach = re.search(r"Coach: throw (\S+ \S+) was better; yours cost (\d+\.\d\d) points", text)
         assert coach is None or coach.group(1) == hints[0][1]

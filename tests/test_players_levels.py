@@ -410,3 +410,38 @@ def test_discard_actions_are_in_card_order() -> None:
     for level in LEVEL_NAMES:
         action = load_player(level, 0).choose(o)
         assert isinstance(action, Discard) and list(action.cards) == sorted(action.cards)
+
+
+def test_miscounts_are_one_overlooked_combination_and_never_the_experts() -> None:
+    from fifteentwo.players import load_player
+    from fifteentwo.players.simple import GreedyPlayer
+    from fifteentwo.scoring import score_hand
+
+    class Sloppy(GreedyPlayer):
+        miscount_rate = 1.0
+
+    rules = find_rules("short").replace(muggins=True)
+    checked = 0
+    for seed in range(40):
+        game = Game(rules, seed=seed, manual_count=(0, 1))
+        bots = [GreedyPlayer(seed), GreedyPlayer(seed + 1)]
+        while not game.is_over and checked < 60:
+            seat = game.to_move
+            if seat == CHANCE:
+                game.apply(game.sample_chance())
+                continue
+            assert seat is not None
+            obs = game.observation(seat)
+            if obs.phase is Phase.SHOW and obs.pending_claim is None:
+                assert obs.starter is not None
+                score = score_hand(obs.to_count, obs.starter, crib=obs.counting_crib)
+                true = score.total  # (these rules count nobs in the crib too)
+                assert load_player("expert", 0).choose_count(obs) == true
+                claim = Sloppy(seed).choose_count(obs)
+                if score.total:
+                    assert claim in {true - item.points for item in score.items}
+                else:
+                    assert claim == 0
+                checked += 1
+            game.apply(bots[seat].choose(obs))
+    assert checked >= 60

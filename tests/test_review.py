@@ -49,15 +49,20 @@ def test_bad_discard_is_flagged_with_the_right_loss(
     record, bad = bad_game
     assert bad.first is not None
     hand, dealer, score = bad.first
-    review = review_record(record)
+    review = review_record(record)  # (no evaluator: the discard analysis judges)
     first = next(d for d in review.deals[0].decisions if d.seat == 0)
     direct = analyze_discard(hand, dealer=dealer, opponent="sensible", score=score)
-    best_points = max(o.total for o in direct)
     worst = min(direct, key=lambda o: o.total)
-    assert first.chosen == worst.throw_text
-    assert first.loss == pytest.approx(best_points - worst.total, abs=1e-3)
-    assert first.best == direct.best.throw_text
-    assert first.win_loss == pytest.approx(direct.best.win - worst.win, abs=1e-4)  # type: ignore[operator]
+
+    def text(cards: Sequence[Card]) -> str:
+        return " ".join(c.short for c in sorted(cards))
+
+    assert first.chosen == text(worst.throw)
+    # one unit for the verdict: the game's score is covered, so the chance to win decides
+    assert first.unit == "win" and first.best == text(direct.best.throw)
+    assert direct.best.win is not None and worst.win is not None
+    assert first.loss == pytest.approx(direct.best.win - worst.win, abs=1e-4)
+    assert first.options[0][0] == first.best
     assert first.is_mistake
     assert review.mistakes(0)[0] == first or first in review.mistakes(0)
 
@@ -89,7 +94,7 @@ def test_review_of_other_variants_has_no_win_curve() -> None:
     review = review_record(game_record(game))
     assert review.win_curve == ()
     assert any("win probabilities" in note for note in review.notes)
-    assert all(d.win_loss is None for deal in review.deals for d in deal.decisions)
+    assert all(d.unit == "points" for deal in review.deals for d in deal.decisions)
 
 
 def test_cli_review(
@@ -120,15 +125,17 @@ def test_plays_are_judged_with_the_experts_values(
     from fifteentwo.cli.review import expert_evaluator
 
     record, _ = bad_game
-    review = review_record(record, play_evaluator=expert_evaluator())
+    review = review_record(record, evaluator=expert_evaluator())
     plays = [d for deal in review.deals for d in deal.decisions if d.kind == "play"]
     assert plays, "a whole game has real choices in the play"
     for d in plays:
         values = dict(d.options)
         assert d.options[0][0] == d.best
-        assert (d.loss == 0.0) == (d.chosen == d.best or d.win_loss is not None)
-        if d.win_loss is None and d.chosen in values:
-            assert d.loss == pytest.approx(values[d.best] - values[d.chosen], abs=2e-3)
+        if d.chosen == d.best:
+            assert d.loss == 0.0
+        elif d.chosen in values:  # (in the same unit as the best's value)
+            assert d.loss == pytest.approx(max(0.0, values[d.best] - values[d.chosen]), abs=2e-3)
+        assert d.is_mistake == (d.loss > (0.02 if d.is_win else 0.5))
     assert not any("plays were not judged" in n for n in review.notes)
 
 

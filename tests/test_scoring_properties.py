@@ -226,3 +226,22 @@ def _sequences(length: int) -> list[list[int]]:
     for _ in range(length):
         seqs = [[*s, r] for s in seqs for r in range(1, 14)]
     return seqs
+
+
+@settings(max_examples=300)
+@given(show_cases, st.booleans())
+def test_the_count_step_by_step_says_what_say_says(cards: list[int], crib: bool) -> None:
+    """`HandScore.steps` (the show lit phrase by phrase) is `say` cut at its commas, names
+    only the hand's and the starter's cards, lights every scoring card, and ends on the total."""
+    *hand, starter = (Card.from_index(c) for c in cards)
+    result = score_hand(hand, starter, crib=crib)
+    steps = result.steps()
+    if result.total == 0:
+        assert steps == [] and result.say() == "nineteen (no score)"
+        return
+    assert ", ".join(phrase for phrase, _ in steps) == result.say()
+    assert steps[-1][0].endswith(f" {number_word(result.total)}")
+    five = {*hand, starter}
+    lit = {card for _, named in steps for card in named}
+    assert all(named and set(named) <= five for _, named in steps)
+    assert lit == {card for item in result.items for card in item.cards}

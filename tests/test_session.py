@@ -4,6 +4,7 @@ the game-over hook, and taking back a move (undo)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 
 from fifteentwo.actions import Count, GameOver
 from fifteentwo.app.options import PlayOptions, SessionFactory, default_level, seat_names
-from fifteentwo.app.session import SaveError, SeatConfig, Session
+from fifteentwo.app.session import SaveError, SeatConfig, Session, _catch_up
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.players import GreedyPlayer
 from fifteentwo.rules import find_rules
@@ -238,6 +239,69 @@ def test_a_save_at_every_decision_resumes_exactly(variant: str) -> None:
     assert {"cut for deal", "discard", "starter", "play", "show", "muggins"} <= kinds | {"muggins"}
 
 
+@pytest.mark.parametrize("variant", ["short", "three-player"])
+def test_a_save_loads_from_an_earlier_copy_of_the_game_as_from_the_start(variant: str) -> None:
+    """``base``: a server's copy of a table another process moved on plays only the new
+    decisions; the result is the same session as a replay, and a base from another game (or
+    from ahead of the save) is ignored."""
+    options = PlayOptions(variant=variant, seed=23, level="greedy", auto_count=False, muggins=True)
+    session = SessionFactory(options)(options.preset_rules())
+    session.run()
+    other = SessionFactory(replace(options, seed=24))(options.preset_rules())
+    other.run()
+    me = GreedyPlayer(5)
+    earlier = [session.clone()]
+    while not session.is_over:
+        session.act(me.choose(session.observation()))
+        data = json.loads(json.dumps(session.to_json()))
+        names = [seat.name for seat in session.seats]
+        caught = _catch_up(earlier[-1].game, data["record"], data["decisions"], names)
+        assert caught is not None  # (the short way was taken)
+        assert _catch_up(other.game, data["record"], data["decisions"], names) is None
+        for base in (earlier[-1], earlier[len(earlier) // 2], other, session):
+            resumed = Session.from_json(data, base=base)
+            assert resumed.to_json() == data and resumed.record() == session.record()
+            assert resumed.game.rng.getstate() == session.game.rng.getstate()
+        ahead = earlier[-1]
+        if len(earlier) > 2:  # a base ahead of the save is not a prefix of it
+            older = json.loads(json.dumps(earlier[1].to_json()))
+            assert Session.from_json(older, base=ahead).record() == earlier[1].record()
+        earlier.append(session.clone())
+    assert len(earlier) > 20 and earlier[0].record() != session.record()
+
+
+@pytest.mark.parametrize("variant", ["short", "three-player", "four-player"])
+def test_another_game_is_dealt_by_the_loser(variant: str) -> None:
+    rules = find_rules(variant)
+    seats = [SeatConfig(f"P{i}", level="greedy") for i in range(rules.players)]
+    last = Session(rules, seats, 5)
+    last.run()
+    assert last.is_over
+    dealer = last.game.loser_to_deal()
+    scores = last.game.scores
+    assert scores[dealer % rules.sides] == min(scores)
+    after = Session(rules, seats, 6)
+    after.deal_after(last)
+    assert after.first_dealer == dealer
+    after.run()
+    dealt = [e for e in after.game.events if type(e).__name__ == "Dealt"]
+    assert dealt[0].dealer == dealer  # (no cut for deal)
+    assert after.record()["first_dealer"] == dealer
+    with pytest.raises(FifteenTwoError, match="begun"):
+        after.deal_first(0)
+    # a game still going, or another table, changes nothing
+    fresh = Session(rules, seats, 7)
+    fresh.deal_after(Session(rules, seats, 8))
+    assert fresh.first_dealer is None
+    other = Session(
+        find_rules("standard" if rules.players != 2 else "three-player"),
+        [SeatConfig(f"Q{i}", level="greedy") for i in range(3 if rules.players == 2 else 2)],
+        9,
+    )
+    other.deal_after(last)
+    assert other.first_dealer is None
+
+
 def test_a_save_from_before_decisions_were_kept_still_loads(tmp_path: Path) -> None:
     session = human_vs_greedy(None)
     session.run()
@@ -381,3 +445,34 @@ def test_damaged_undo_data_is_a_save_error(damage: Any) -> None:
     damage(data)
     with pytest.raises(SaveError):
         Session.from_json(data)
+
+
+def test_lower_levels_sometimes_miscount_so_muggins_works_both_ways() -> None:
+    """Counting by hand with muggins, a novice computer counts by hand too and sometimes
+    overlooks a combination; the person may take it. The expert counts automatically."""
+    from fifteentwo.actions import Muggins, Reason, Scored
+
+    rules = find_rules("short").replace(muggins=True)
+    expert = Session(
+        rules, [SeatConfig("You", human=True), SeatConfig("E", level="expert")], 1, auto_count=False
+    )
+    assert expert.game.manual_count == (0,) or list(expert.game.manual_count) == [0]
+    taken = offered = 0
+    for seed in range(1, 9):
+        session = Session(
+            rules,
+            [SeatConfig("You", human=True), SeatConfig("N", level="novice")],
+            seed,
+            auto_count=False,
+        )
+        assert 1 in session.game.manual_count
+        me = GreedyPlayer(seed)  # counts exactly, always takes muggins
+        session.run()
+        while not session.is_over:
+            obs = session.observation(0)
+            action = me.choose(obs)
+            offered += isinstance(action, Muggins)
+            for event in session.act(action):
+                if isinstance(event, Scored) and event.reason is Reason.MUGGINS and event.seat == 0:
+                    taken += 1
+    assert offered > 0 and taken == offered  # the novice missed points; you took them all

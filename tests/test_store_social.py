@@ -16,7 +16,7 @@ from fifteentwo.store.base import (
     TableNotFound,
     utc_now,
 )
-from fifteentwo.store.sqlite import SQLiteStore
+from fifteentwo.store.sqlite import SCHEMA_VERSION, SQLiteStore
 from store_backends import Backend
 
 
@@ -81,6 +81,40 @@ def test_tables_are_written_with_optimistic_versions(store: Store) -> None:
     assert store.list_tables(updated_before=utc_now() - timedelta(days=1)) == []
 
 
+def test_table_versions_are_read_without_their_data(store: Store) -> None:
+    assert store.table_versions([]) == {}
+    store.save_table("a", {}, "open", expected_version=None)
+    store.save_table("b", {}, "open", expected_version=None)
+    store.save_table("b", {}, "playing", expected_version=1)
+    assert store.table_versions(["a", "b", "missing"]) == {"a": 1, "b": 2}
+    many = [f"t{i}" for i in range(1200)]  # more than one statement's parameters
+    assert store.table_versions([*many, "b"]) == {"b": 2}
+
+
+def test_tables_due_for_attention_are_found_by_time(store: Store) -> None:
+    now = utc_now()
+    soon, late = now + timedelta(seconds=5), now + timedelta(days=7)
+    store.save_table("soon", {}, "playing", expected_version=None, due_at=soon)
+    store.save_table("late", {}, "playing", expected_version=None, due_at=late)
+    store.save_table("never", {}, "adjourned", expected_version=None)
+    assert store.list_tables(due_before=now) == []
+    found = store.list_tables(due_before=now + timedelta(seconds=10))
+    assert [t.table_id for t in found] == ["soon"]
+    assert found[0].due_at is not None
+    assert abs(found[0].due_at - soon) < timedelta(milliseconds=1)
+    assert {t.table_id for t in store.list_tables(due_before=now + timedelta(days=8))} == {
+        "soon",
+        "late",
+    }
+    assert store.load_table("never").due_at is None
+    # every write sets the time again (None: nothing to do)
+    store.save_table("soon", {}, "adjourned", expected_version=1)
+    assert store.list_tables(due_before=now + timedelta(seconds=10)) == []
+    # a naive time is refused rather than compared in the wrong zone
+    with pytest.raises(Exception, match="timezone"):
+        store.list_tables(due_before=now.replace(tzinfo=None))
+
+
 def test_a_version_1_store_is_migrated_keeping_its_games(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     with SQLiteStore(path) as s:
@@ -96,5 +130,19 @@ def test_a_version_1_store_is_migrated_keeping_its_games(tmp_path: Path) -> None
         s.set_setting("x", "2")
         assert s.get_setting("x") == "2"
     conn = sqlite3.connect(path)
-    assert conn.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+    assert conn.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
     conn.close()
+
+
+def test_tables_written_before_due_times_are_kept_by_the_migration(backend: Backend) -> None:
+    first = backend.open()
+    first.save_table("t1", {"seats": [1]}, "playing", expected_version=None)
+    first.close()
+    backend.execute("DROP INDEX tables_by_due")
+    backend.execute("ALTER TABLE tables DROP COLUMN due_at")
+    backend.execute("UPDATE schema_version SET version = version - 1")
+    store = backend.open()
+    row = store.load_table("t1")
+    assert (row.data, row.version, row.due_at) == ({"seats": [1]}, 1, None)
+    store.save_table("t1", {}, "playing", expected_version=1, due_at=utc_now())
+    assert [t.table_id for t in store.list_tables(due_before=utc_now())] == ["t1"]

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from rich.text import Text
 from textual.binding import Binding
 from textual.geometry import Region
@@ -29,10 +30,10 @@ from fifteentwo.actions import (
     Scored,
 )
 from fifteentwo.app.coach import action_label
-from fifteentwo.app.options import PlayOptions
+from fifteentwo.app.options import SPEEDS, PlayOptions
 from fifteentwo.app.rules_text import rules_markdown
 from fifteentwo.app.session import SeatConfig, Session
-from fifteentwo.cards import parse_cards
+from fifteentwo.cards import Card, parse_cards
 from fifteentwo.rules import Rules
 from fifteentwo.scoring import hand_total
 from fifteentwo.store import Store, open_store
@@ -85,6 +86,7 @@ class Factory:
 
 def options(variant: str | None = "standard", **kw: object) -> PlayOptions:
     kw.setdefault("instructions", False)
+    kw.setdefault("speed", "instant")  # (pacing has its own tests)
     return PlayOptions(variant=variant, **kw)  # type: ignore[arg-type]
 
 
@@ -131,6 +133,35 @@ async def play_until(
             return
         await step(pilot, app)
     raise AssertionError(f"not done after {limit} steps (mode {app.mode})")
+
+
+async def play_paced(
+    pilot: Pilot[int],
+    app: CribbageApp,
+    done: Callable[[], bool],
+    *,
+    on_show_wait: Callable[[], None] | None = None,
+    limit: int = 3000,
+) -> None:
+    """`step` at a paced speed until ``done()``: paced events are waited out, and ⏎ answers
+    the show when it waits for the next hand (``on_show_wait`` is told first)."""
+    for _ in range(limit):
+        await pilot.pause(0.005)
+        if done():
+            return
+        if app._show_wait:
+            if on_show_wait is not None:
+                on_show_wait()
+            await pilot.press("enter")
+        elif app._pacing or app.mode in (Mode.BUSY, Mode.START):
+            continue
+        elif app.mode is Mode.DISCARD:
+            await pilot.press("1", "2", "enter")
+        elif app.mode is Mode.PLAY:
+            await pilot.press(str(first_playable(app)))
+        else:
+            await pilot.press("enter")
+    raise AssertionError(f"not done after {limit} looks (mode {app.mode})")
 
 
 def log_text(app: CribbageApp) -> str:
@@ -241,6 +272,9 @@ async def test_short_game_to_the_end_and_another() -> None:
         await press(pilot, "y")
         assert len(factory.sessions) == 2
         assert factory.sessions[1].rules == session.rules
+        loser = 1 - over.winner  # the loser deals the next game, without a cut for deal
+        assert factory.sessions[1].first_dealer == loser
+        assert factory.sessions[1].game.dealer == loser
         assert app.mode is Mode.DISCARD
         assert app.query_one(Pegboard).fronts == (0, 0)
         assert "Game 2: short game to 61" in log_text(app)
@@ -410,9 +444,13 @@ async def test_opening_questions_help_rules_and_hints() -> None:
         await press(pilot, "escape")
         assert not isinstance(app.screen, RulesScreen | HelpScreen)
         await press(pilot, "h")
-        assert app.message.plain.startswith("1. throw ")  # the expert's best discard first
+        assert app.message.plain.startswith("Best: throw ")  # short: the best and why
+        assert " points): " in app.message.plain  # (a value always has its unit)
         log = log_text(app)
-        assert "Hint:" in log and "2. throw " in log
+        assert "Hint (h again: the three best):" in log and "2. throw " not in log
+        await press(pilot, "h")
+        log = log_text(app)
+        assert "Hints:" in log and "2. throw " in log and "3. throw " in log
         assert app.mode is Mode.DISCARD
 
 
@@ -515,3 +553,140 @@ async def test_nineteen_is_a_count_of_nothing() -> None:
         await play_until(pilot, app, lambda: app.mode is Mode.COUNT)
         await press(pilot, "1", "9", "enter")
         assert "You claimed 0." in log_text(app)
+
+
+# --- taking back a decision ----------------------------------------------------------------------
+
+
+async def test_u_takes_back_the_last_decision() -> None:
+    factory = Factory(seed=21)
+    app = make_app(factory, options("short"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.mode is Mode.DISCARD
+        assert app.obs is not None
+        dealt = app.obs.hand
+        await press(pilot, "1", "2", "enter")
+        assert app.mode in (Mode.PLAY, Mode.CUT)
+        session = factory.sessions[0]
+        await press(pilot, "u")
+        assert app.mode is Mode.DISCARD and app.obs is not None
+        assert app.obs.hand == dealt  # the same six cards again
+        assert session.takebacks == 1
+        assert "You took back your last decision." in log_text(app)
+        assert "You took back" in line_text(app, "#message")
+        await press(pilot, "1", "2", "enter")  # and the game goes on
+        assert app.mode in (Mode.PLAY, Mode.CUT)
+
+
+async def test_u_is_refused_when_counting_by_hand_with_muggins() -> None:
+    factory = Factory(seed=21, auto_count=False, muggins=True)
+    app = make_app(factory, options("short", auto_count=False, muggins=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "1", "2", "enter")
+        await press(pilot, "u")
+        assert "Cannot take back" in line_text(app, "#message")
+        assert factory.sessions[0].takebacks == 0
+
+
+# --- pacing --------------------------------------------------------------------------------------
+
+
+async def test_pacing_shows_each_card_call_and_hand_in_turn() -> None:
+    factory = Factory(seed=3)
+    app = make_app(factory, options("short", speed="fast"))
+    seen: list[tuple[bool, str, int]] = []
+
+    async def wait_for_player(pilot: Pilot[int]) -> None:
+        for _ in range(400):
+            await pilot.pause(0.05)
+            seen.append((app._pacing, app.message.plain, len(app.model.pile.cards)))
+            if app.mode not in (Mode.BUSY, Mode.START) and not app._pacing:
+                return
+        raise AssertionError("the app never came back to the player")
+
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_player(pilot)
+        for _ in range(40):  # one deal: the discard, the play, then the show's pause
+            if app.mode is Mode.PAUSE:
+                break
+            if app.mode is Mode.DISCARD:
+                await pilot.press("1", "2", "enter")
+            elif app.mode is Mode.PLAY:
+                await pilot.press(str(first_playable(app)))
+            else:
+                await pilot.press("enter")
+            await wait_for_player(pilot)
+        assert app.mode is Mode.PAUSE
+    paced = [s for s in seen if s[0]]
+    assert paced, "at a speed other than instant some events wait their turn"
+    # while paced, the table follows the events: the pile grows one card at a time
+    piles = [n for _, _, n in paced]
+    assert len(set(piles)) > 1
+    messages = {m for _, m, _ in seen}
+    assert any(m.startswith("Computer: ") for m in messages)  # calls said at the table
+    assert any(" is " in m or "nineteen" in m or "for " in m for m in messages)
+    assert app.model.held.get(1, 0) == 0  # every card was played
+
+
+async def test_a_window_below_the_minimum_says_so_and_the_game_waits() -> None:
+    factory = Factory(seed=5)
+    app = make_app(factory, options("short"))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        notice = app.query_one("#too-small")
+        assert notice.display and "60x20" in str(notice.render())
+        assert "at least 80x24" in str(notice.render())
+        assert not app.query_one("#main").display
+        assert app.mode is Mode.DISCARD  # the game is as it was
+        await press(pilot, "1", "2", "enter")  # keys wait too: nothing is done unseen
+        assert app.mode is Mode.DISCARD and not app._selected
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert not notice.display and app.query_one("#main").display
+        await press(pilot, "1", "2", "enter")
+        assert app.mode is not Mode.DISCARD
+
+
+async def test_the_show_lights_each_combination_and_waits_for_enter(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At normal speed each shown hand is said combination by combination (its cards lit,
+    the others dimmed), then the next hand waits for enter."""
+    monkeypatch.setitem(SPEEDS, "normal", 0.02)  # the same steps, quicker
+    factory = Factory(seed=3)
+    app = make_app(factory, options("short", speed="normal"))
+    lit: list[tuple[int, bool, frozenset[Card], str]] = []
+    waits = 0
+
+    light = app._light
+
+    def seen() -> None:  # each step as it is drawn
+        light()
+        assert app.lit is not None
+        lit.append(app.lit)
+        seat, crib, cards, phrase = app.lit
+        shown = app.model.shown[(seat, crib)]
+        assert cards <= {*shown.cards, shown.starter}  # lit cards are the hand's
+        if seat == 0 and not crib:  # your hand: lit cards raised, the others dimmed
+            specs = app.query_one(HandView).cards
+            assert {s.card for s in specs if s.selected} == cards - {shown.starter}
+            assert phrase in str(app.query_one(HandView).label)
+
+    def waiting() -> None:
+        nonlocal waits
+        waits += 1
+        assert "next hand" in app._prompt_text().plain
+
+    monkeypatch.setattr(app, "_light", seen)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_paced(pilot, app, lambda: app.mode is Mode.PAUSE, on_show_wait=waiting)
+    assert waits == 2  # pone's hand, then the dealer's; the crib's total leads to the pause
+    said = [phrase for *_, phrase in lit]
+    expected = [
+        phrase
+        for shown in app.model.shown.values()
+        for phrase in ([p for p, _ in shown.score().steps()] or ["nineteen"])
+    ]
+    assert sorted(said) == sorted(expected)  # every phrase of every hand, each once

@@ -113,7 +113,11 @@ def test_manual_counting_with_muggins(client: TestClient) -> None:
     short = [e for e in counts if e["claimed"] < e["total"]]
     assert short, "some claims were short"
     muggins = [e for e in events if e["type"] == "scored" and e["reason"] == "muggins"]
-    assert muggins and all(e["seat"] != 0 for e in muggins)
+    assert any(e["seat"] != 0 for e in muggins)  # the computer took what you missed
+    # and you take what a lower level missed (it counts by hand too, and sometimes errs)
+    theirs = [e for e in events if e["type"] == "hand_counted" and e["seat"] != 0]
+    missed = [e for e in theirs if e["claimed"] is not None and e["claimed"] < e["total"]]
+    assert len([e for e in muggins if e["seat"] == 0]) <= len(missed)
     assert final["over"]
 
 

@@ -31,9 +31,11 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: Path, port: int, data: Path) -> subprocess.Popen[bytes]:
+def start_server(db: Path | str, port: int, data: Path, *extra: str) -> subprocess.Popen[bytes]:
+    """``cribbage serve`` on ``port`` with store ``db`` (and ``extra`` options), once it answers."""
     env = {**os.environ, "FIFTEENTWO_DATA_DIR": str(data)}
     cmd = [sys.executable, "-m", "fifteentwo", "serve", "--port", str(port), "--db", str(db)]
+    cmd += extra
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:

@@ -109,7 +109,8 @@ class LeakChecker:
             for seat, hand in enumerate(hands):
                 if seat != self.seat:
                     assert hand is None, f"another seat's hand was sent: {event}"
-            self.known = set(hands[self.seat])
+            mine = hands[self.seat] if 0 <= self.seat < len(hands) else None
+            self.known = set(mine or ())  # a spectator (seat -1) holds nothing
         elif kind == "dealer_chosen":
             self.known |= {card for _, card in event["cuts"]}
         elif kind == "discarded":

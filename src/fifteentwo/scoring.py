@@ -219,6 +219,15 @@ class HandScore:
         """The count spoken in the traditional cadence: fifteens one by one, then the rest."""
         return _say(self.items)
 
+    def steps(self) -> list[tuple[str, tuple[Card, ...]]]:
+        """`say` phrase by phrase, each with the cards it names (the show lights them in
+        turn); empty for a hand worth nothing.
+
+        >>> [p for p, _ in score_hand("5H 5S JC QC", "4D").steps()]
+        ['fifteen two', 'fifteen four', 'fifteen six', 'fifteen eight', 'and a pair is ten']
+        """
+        return _said_steps(self.items)
+
     def to_json(self) -> dict[str, object]:
         """``{"total": .., "items": [..], "say": ..}`` as printed by ``cribbage score --json``."""
         return {
@@ -231,7 +240,9 @@ class HandScore:
         }
 
 
-def _run_phrase(runs: list[ScoreItem], pairs: list[ScoreItem]) -> tuple[str, int] | None:
+def _run_phrase(
+    runs: list[ScoreItem], pairs: list[ScoreItem]
+) -> tuple[str, int, tuple[Card, ...]] | None:
     """Name runs together with the pairs inside them, as players do (``a double run of three``)."""
     if not runs:
         return None
@@ -244,40 +255,56 @@ def _run_phrase(runs: list[ScoreItem], pairs: list[ScoreItem]) -> tuple[str, int
     name = f"a double double run of {size}" if len(runs) == 4 else names[len(runs)]
     for p in inner:
         pairs.remove(p)
-    return name, points
+    return name, points, _cards_of(runs)
 
 
-def _say(items: Sequence[ScoreItem]) -> str:
-    phrases: list[str] = []
+def _cards_of(items: Sequence[ScoreItem]) -> tuple[Card, ...]:
+    """Every card of ``items``, once each, in order."""
+    out: list[Card] = []
+    for item in items:
+        for card in item.cards:
+            if card not in out:
+                out.append(card)
+    return tuple(out)
+
+
+def _said_steps(items: Sequence[ScoreItem]) -> list[tuple[str, tuple[Card, ...]]]:
+    """The count as it is spoken, phrase by phrase, each with the cards it names."""
+    steps: list[tuple[str, tuple[Card, ...]]] = []
     total = 0
     for item in items:
         if item.kind == "fifteen":
             total += item.points
-            phrases.append(f"fifteen {number_word(total)}")
+            steps.append((f"fifteen {number_word(total)}", item.cards))
     pairs = [i for i in items if i.kind in PAIR_NAMES[2:]]
     runs = [i for i in items if i.kind == "run"]
-    rest: list[tuple[str, int]] = []
+    rest: list[tuple[str, int, tuple[Card, ...]]] = []
     run_phrase = _run_phrase(runs, pairs)  # removes the pairs it names
-    pair_count = sum(1 for p in pairs if p.kind == "pair")
-    if pair_count == 2:
-        rest.append(("two pairs", 4))
+    pair_items = [p for p in pairs if p.kind == "pair"]
+    if len(pair_items) == 2:
+        rest.append(("two pairs", 4, _cards_of(pair_items)))
     for p in pairs:
-        if p.kind != "pair" or pair_count == 1:
-            rest.append((f"a {p.kind}", p.points))
+        if p.kind != "pair" or len(pair_items) == 1:
+            rest.append((f"a {p.kind}", p.points, p.cards))
     if run_phrase:
         rest.append(run_phrase)
     for item in items:
         if item.kind == "flush":
-            rest.append((f"a flush of {_NUMBER_WORDS[len(item.cards)]}", item.points))
+            rest.append((f"a flush of {_NUMBER_WORDS[len(item.cards)]}", item.points, item.cards))
         elif item.kind == "nobs":
-            rest.append(("one for his nobs", item.points))
-    for i, (name, points) in enumerate(rest):
+            rest.append(("one for his nobs", item.points, item.cards))
+    for i, (name, points, cards) in enumerate(rest):
         total += points
-        joiner = "and " if i == len(rest) - 1 and phrases else ""
-        phrases.append(f"{joiner}{name} is {number_word(total)}")
-    if not phrases:
+        joiner = "and " if i == len(rest) - 1 and steps else ""
+        steps.append((f"{joiner}{name} is {number_word(total)}", cards))
+    return steps
+
+
+def _say(items: Sequence[ScoreItem]) -> str:
+    steps = _said_steps(items)
+    if not steps:
         return "nineteen (no score)"
-    return ", ".join(phrases)
+    return ", ".join(phrase for phrase, _ in steps)
 
 
 def _hand_items(hand: Sequence[Card], starter: Card, crib: bool) -> list[ScoreItem]:

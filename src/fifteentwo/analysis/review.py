@@ -2,9 +2,11 @@
 each mistake, each player's luck, and the win probability after every deal.
 
 It works on any game record (the terminal game's history, the arena's ``--record`` files), so
-a bot-writer can review their bot. Discards are judged by the exact discard analysis (expected
-points, and win probability where the equity table covers the game); plays by a pegging
-evaluator, when one is given (the expert player's).
+a bot-writer can review their bot. Decisions are judged by an `Evaluator`, when one is given:
+the front-ends give the expert's own ranking, the same one their hints and coach use, so a
+decision gets one verdict everywhere (`judge`). Without one, discards are judged by the exact
+discard analysis and plays are not judged. Each verdict has one unit: expected points, or the
+chance to win near the end of a game, where the score decides.
 
 >>> from fifteentwo.players import GreedyPlayer, play_game
 >>> from fifteentwo.records import game_record
@@ -23,40 +25,119 @@ from typing import Any, Final
 
 from fifteentwo.actions import (
     CHANCE,
+    GO,
+    Action,
     DealDone,
     DealerChosen,
     Dealt,
     Discard,
     GameOver,
+    Go,
     HandCounted,
-    Phase,
     Play,
 )
 from fifteentwo.analysis.discard import analyze_discard
 from fifteentwo.analysis.equity import EquityError, load_table
-from fifteentwo.cards import Card
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.game import Game, Observation
 from fifteentwo.records import replay
 
 __all__ = [
+    "MISTAKE_POINTS",
+    "MISTAKE_WIN",
+    "UNIT_NOTE",
     "DealReview",
     "Decision",
+    "Evaluator",
     "GameReview",
-    "PlayEvaluator",
     "SeatSummary",
+    "Verdict",
     "WinPoint",
+    "choice_text",
+    "is_mistake",
+    "judge",
+    "loss_text",
     "review_game",
     "review_record",
+    "same_choice",
+    "value_text",
 ]
 
-PlayEvaluator = Callable[[Observation], list[tuple[Card | None, float, bool]]]
-"""For a play decision: (card, or None for go; value; whether the value is a win probability
-rather than expected net pegging points) for each choice, best first."""
+Evaluator = Callable[[Observation], Sequence[tuple[Action, float, bool]]]
+"""For a discard or a play: (action, value, whether the value is a chance to win rather than
+expected points) for each choice, best first; empty when it does not judge this decision."""
 
-MISTAKE_THRESHOLD: Final = 0.25
-"""A decision losing more than this many expected points (or 1% of win probability) is a
-mistake worth flagging."""
+MISTAKE_POINTS: Final = 0.5
+"""A decision losing more than this many expected points is a mistake (the review flags it,
+the coach remarks on it)."""
+MISTAKE_WIN: Final = 0.02
+"""... or more than this much of the chance to win, where the score decides."""
+UNIT_NOTE: Final = (
+    "values are expected points, except near the end of a game, where the score decides "
+    "and they are the chance to win"
+)
+
+
+def is_mistake(loss: float, is_win: bool) -> bool:
+    """Whether a loss in its unit is a mistake (`MISTAKE_POINTS`, `MISTAKE_WIN`)."""
+    return loss > (MISTAKE_WIN if is_win else MISTAKE_POINTS)
+
+
+def same_choice(a: Action, b: Action) -> bool:
+    """Whether two actions are one decision: a discard of the same cards in any order, or
+    plays of cards of one rank (they peg alike, and the show does not care which was played)."""
+    if isinstance(a, Discard) and isinstance(b, Discard):
+        return sorted(a.cards) == sorted(b.cards)
+    if isinstance(a, Play) and isinstance(b, Play):
+        return a.card.rank == b.card.rank
+    return a == b
+
+
+def choice_text(action: Action) -> str:
+    """A choice as the review lists it: ``2H 9C`` (a discard, cards in order), ``7D``, ``go``."""
+    if isinstance(action, Discard):
+        return " ".join(c.short for c in sorted(action.cards))
+    if isinstance(action, Play):
+        return action.card.short
+    return "go" if action == GO else str(action)
+
+
+def value_text(value: float, is_win: bool) -> str:
+    """``+2.31 points`` or ``61.3% to win``: a value with its unit."""
+    return f"{value:.1%} to win" if is_win else f"{value:+.2f} points"
+
+
+def loss_text(loss: float, is_win: bool) -> str:
+    """``0.54 points`` or ``4.2% of the chance to win``: what a choice cost, with its unit."""
+    return f"{loss:.1%} of the chance to win" if is_win else f"{loss:.2f} points"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One decision judged: the best choice, what the chosen one cost, in which unit."""
+
+    best: Action
+    loss: float
+    is_win: bool
+
+    @property
+    def is_mistake(self) -> bool:
+        """Whether the loss is worth flagging (the review's ✗, the coach's remark)."""
+        return is_mistake(self.loss, self.is_win)
+
+
+def judge(ranked: Sequence[tuple[Action, float, bool]], chosen: Action) -> Verdict | None:
+    """The verdict on ``chosen`` from an evaluator's ranking (best first); None when there is
+    nothing to judge (no ranking, or the choice is not in it). The one rule for the review,
+    the coach and the hints: the best is the ranking's first, the loss is in its unit."""
+    if not ranked:
+        return None
+    best, best_value, is_win = ranked[0]
+    value = next((v for a, v, _ in ranked if same_choice(a, chosen)), None)
+    if value is None:
+        return None
+    loss = 0.0 if same_choice(best, chosen) else max(0.0, best_value - value)
+    return Verdict(best, loss, is_win)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,16 +151,21 @@ class Decision:
     chosen: str
     best: str
     loss: float
-    """Expected points lost against the best choice (0 when the best was chosen)."""
-    win_loss: float | None
-    """Win probability lost, where the equity table covers the position."""
+    """What the choice lost against the best one, in ``unit`` (0 when the best was chosen)."""
+    unit: str
+    """``points`` (expected points) or ``win`` (the chance to win, near the end of a game)."""
     options: tuple[tuple[str, float], ...]
-    """(choice, value) for the top alternatives, best first."""
+    """(choice, value in ``unit``) for the top alternatives, best first."""
+
+    @property
+    def is_win(self) -> bool:
+        """Whether the values are chances to win."""
+        return self.unit == "win"
 
     @property
     def is_mistake(self) -> bool:
-        """Whether the loss is worth flagging."""
-        return self.loss > MISTAKE_THRESHOLD or (self.win_loss or 0.0) > 0.01
+        """Whether the loss is worth flagging (the same rule as the coach's remarks)."""
+        return is_mistake(self.loss, self.is_win)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +201,9 @@ class SeatSummary:
     decisions: int
     mistakes: int
     points_lost: float
+    """Expected points lost, over the decisions judged in points."""
     win_lost: float
+    """Chance to win lost, over the decisions judged by it (near the end of a game)."""
     luck: float
 
 
@@ -140,7 +228,7 @@ class GameReview:
             for d in deal.decisions
             if d.is_mistake and (seat is None or d.seat == seat)
         ]
-        return sorted(found, key=lambda d: -(d.win_loss or 0.0) * 100 - d.loss)
+        return sorted(found, key=lambda d: -d.loss * (100 if d.is_win else 1))
 
     def to_json(self) -> dict[str, Any]:
         """Everything, as plain JSON types (``cribbage review --json``)."""
@@ -178,17 +266,17 @@ def _win_p0(game: Game, scores: Sequence[int], dealer_next: int) -> float | None
 def review_record(
     record: dict[str, Any],
     *,
-    play_evaluator: PlayEvaluator | None = None,
+    evaluator: Evaluator | None = None,
 ) -> GameReview:
     """Review a game record (see docs/records.md)."""
-    return review_game(replay(record), record.get("players"), play_evaluator=play_evaluator)
+    return review_game(replay(record), record.get("players"), evaluator=evaluator)
 
 
 def review_game(
     finished: Game,
     players: Sequence[str] | None = None,
     *,
-    play_evaluator: PlayEvaluator | None = None,
+    evaluator: Evaluator | None = None,
 ) -> GameReview:
     """Review a game by stepping a fresh copy through its log, judging each seat's decision."""
     rules = finished.rules
@@ -204,18 +292,18 @@ def review_game(
     notes: list[str] = []
     if _equity_target(game) is None:
         notes.append("win probabilities cover two-player six-card games to 121 or 61 only")
-    if play_evaluator is None:
-        notes.append("plays were not judged (no pegging evaluator given)")
-    tracker = _DealTracker(game)
+    if evaluator is None:
+        notes.append("plays were not judged (no evaluator given)")
+    tracker = _DealTracker(game, evaluator)
     for actor, action in finished.log:
         if actor != CHANCE and isinstance(action, Discard):
             tracker.judge_discard(actor, action)
-        elif actor != CHANCE and game.phase is Phase.PLAY and play_evaluator is not None:
+        elif actor != CHANCE and isinstance(action, Play | Go) and evaluator is not None:
             obs = game.observation(actor)
             if len(obs.legal) > 1 and len({_rank_of(a) for a in obs.legal}) > 1:
-                choice = action.card if isinstance(action, Play) else None
-                values = play_evaluator(obs)
-                tracker.decisions.append(_judge_play(values, choice, actor, tracker.number))
+                decision = _decision(evaluator(obs), action, "play", actor, tracker.number)
+                if decision is not None:
+                    tracker.decisions.append(decision)
         before = tuple(game.scores)
         for event in game.apply(action):
             tracker.see(event, before)
@@ -233,8 +321,8 @@ def review_game(
                 name=names[seat],
                 decisions=len(mine),
                 mistakes=sum(1 for d in mine if d.is_mistake),
-                points_lost=round(sum(d.loss for d in mine), 3),
-                win_lost=round(sum(d.win_loss or 0.0 for d in mine), 4),
+                points_lost=round(sum(d.loss for d in mine if not d.is_win), 3),
+                win_lost=round(sum(d.loss for d in mine if d.is_win), 4),
                 luck=round(sum(deal.luck[seat] for deal in deals), 3),
             )
         )
@@ -260,8 +348,9 @@ def _first_dealer(game: Game) -> int:
 class _DealTracker:
     """Follows the replayed events, one deal at a time, collecting what the review needs."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, evaluator: Evaluator | None) -> None:
         self.game = game
+        self.evaluator = evaluator
         self.deals: list[DealReview] = []
         self.curve: list[WinPoint] = []
         self.decisions: list[Decision] = []
@@ -281,11 +370,29 @@ class _DealTracker:
     def judge_discard(self, seat: int, action: Discard) -> None:
         """Value the seat's discard against the best one."""
         obs = self.game.observation(seat)
-        decision, best_total, chosen_total = _judge_discard(self.game, obs, action, self.number)
+        analysis = _discard_analysis(self.game, obs)
+        if analysis is None:
+            return
+        chosen = analysis.option(action.cards)
+        self.dealt_best[seat] = max(o.total for o in analysis)  # (luck is in points)
+        self.expected[seat] = chosen.total
+        if self.evaluator is not None:
+            ranked: Sequence[tuple[Action, float, bool]] = self.evaluator(obs)
+        else:
+            ranked = sorted(
+                (
+                    (
+                        Discard(tuple(sorted(o.throw))),
+                        o.total if o.win is None else o.win,
+                        o.win is not None,
+                    )
+                    for o in analysis
+                ),
+                key=lambda r: -r[1],
+            )
+        decision = _decision(ranked, action, "discard", seat, self.number)
         if decision is not None:
             self.decisions.append(decision)
-            self.dealt_best[seat] = best_total
-            self.expected[seat] = chosen_total
 
     def see(self, event: object, scores_before: tuple[int, ...]) -> None:
         """Open a deal on `Dealt`, collect shows, close it on `DealDone` or `GameOver`."""
@@ -333,16 +440,16 @@ class _DealTracker:
         self.open = False
 
 
-def _judge_discard(
-    game: Game, obs: Observation, action: Discard, deal: int
-) -> tuple[Decision | None, float, float]:
+def _discard_analysis(game: Game, obs: Observation) -> Any:
+    """The exact discard analysis of the seat's six (or five) cards, with win probabilities
+    where the equity table covers the game; None where the analysis does not apply."""
     rules = game.rules
     target = _equity_target(game)
     score = None
     if target is not None:
         score = (obs.scores[rules.side_of(obs.seat)], obs.scores[1 - rules.side_of(obs.seat)])
     try:
-        analysis = analyze_discard(
+        return analyze_discard(
             obs.hand,
             dealer=obs.is_dealer,
             players=rules.players,
@@ -351,24 +458,7 @@ def _judge_discard(
             target=target or 121,
         )
     except FifteenTwoError:
-        return None, 0.0, 0.0
-    by_points = max(analysis, key=lambda o: o.total)
-    chosen = analysis.option(action.cards)
-    best = analysis.best
-    win_loss = None
-    if best.win is not None and chosen.win is not None:
-        win_loss = round(best.win - chosen.win, 5)
-    decision = Decision(
-        deal=deal,
-        seat=obs.seat,
-        kind="discard",
-        chosen=chosen.throw_text,
-        best=best.throw_text,
-        loss=round(by_points.total - chosen.total, 4),
-        win_loss=win_loss,
-        options=tuple((o.throw_text, round(o.total, 3)) for o in analysis.options[:5]),
-    )
-    return decision, by_points.total, chosen.total
+        return None
 
 
 def _rank_of(action: object) -> int:
@@ -376,26 +466,19 @@ def _rank_of(action: object) -> int:
     return action.card.rank if isinstance(action, Play) else 0
 
 
-def _judge_play(
-    values: list[tuple[Card | None, float, bool]], card: Card | None, seat: int, deal: int
-) -> Decision:
-    best_card, best_value, is_win = values[0]
-    chosen_value = next(
-        (v for c, v, _ in values if c == card or (c and card and c.rank == card.rank)),
-        best_value,
-    )
-    loss = best_value - chosen_value
-
-    def name(c: Card | None) -> str:
-        return "go" if c is None else c.short
-
+def _decision(
+    ranked: Sequence[tuple[Action, float, bool]], action: Action, kind: str, seat: int, deal: int
+) -> Decision | None:
+    verdict = judge(ranked, action)
+    if verdict is None:
+        return None
     return Decision(
         deal=deal,
         seat=seat,
-        kind="play",
-        chosen=name(card),
-        best=name(best_card),
-        loss=0.0 if is_win else round(loss, 4),
-        win_loss=round(loss, 5) if is_win else None,
-        options=tuple((name(c), round(v, 3)) for c, v, _ in values[:5]),
+        kind=kind,
+        chosen=choice_text(action),
+        best=choice_text(verdict.best),
+        loss=round(verdict.loss, 5),
+        unit="win" if verdict.is_win else "points",
+        options=tuple((choice_text(a), round(v, 4)) for a, v, _ in ranked[:5]),
     )

@@ -1,10 +1,13 @@
 """The coach: a strong player's view of a decision, as hints before it and remarks after it.
 
-Both front-ends use it: ``hint`` (``h`` in the app) lists the top choices with their values and
-reasons; with ``--coach``, a decision that loses more than a threshold against the best choice
-is named at once, briefly, with the better choice. The values come from the player's own
-ranking (`Player.rank`): expected points in most positions, a win probability near the end of
-a game, where the score decides.
+Both front-ends use it: ``hint`` (``h`` in the app) names the best choice with one line of
+why (``hints``, or ``h`` again, the top three); with ``--coach``, a decision that loses more
+than a little against the best choice is named at once, briefly, with the better choice. The
+values come from the player's own ranking (`Player.rank`): expected points in most positions,
+the chance to win near the end of a game, where the score decides. `cribbage review` judges
+with the same ranking and the same rule (`fifteentwo.analysis.review.judge`), so a decision
+gets one verdict: the hint's best is the review's best, and the coach remarks exactly on the
+review's mistakes.
 """
 
 from __future__ import annotations
@@ -13,6 +16,15 @@ import re
 from dataclasses import dataclass, field
 
 from fifteentwo.actions import GO, Action, Discard, Phase, Play
+from fifteentwo.analysis.review import (
+    MISTAKE_POINTS,
+    MISTAKE_WIN,
+    judge,
+    loss_text,
+    value_text,
+)
+from fifteentwo.app.describe import cards_text
+from fifteentwo.cards import Card, parse_card
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.game import Observation
 from fifteentwo.players import Player, load_player
@@ -26,8 +38,8 @@ COACHED_PHASES = (Phase.DISCARD, Phase.PLAY)
 def action_label(action: Action, *, ascii_only: bool = False) -> str:
     """``throw 5♥ 9♣``, ``play 7♦``, ``go``: an action as a player says it."""
 
-    def text(cards: tuple[object, ...]) -> str:
-        return " ".join(getattr(c, "short" if ascii_only else "unicode") for c in cards)
+    def text(cards: tuple[Card, ...]) -> str:
+        return cards_text(cards, ascii_only=ascii_only)
 
     if isinstance(action, Discard):
         return f"throw {text(action.cards)}"
@@ -41,9 +53,17 @@ def action_label(action: Action, *, ascii_only: bool = False) -> str:
 _LEADING_ACTION = re.compile(r"^(?:play \w\w|say go): ")
 
 
-def reason(hint: Hint) -> str:
-    """The hint's reason without a leading repeat of its action (``play 7S: ...``)."""
-    return _LEADING_ACTION.sub("", hint.why)
+_CARD_TOKEN = re.compile(r"\b[2-9TJQKA][SHDC]\b")
+
+
+def reason(hint: Hint, *, ascii_only: bool = False) -> str:
+    """The hint's reason without a leading repeat of its action (``play 7S: ...``), its cards
+    written as the rest of the screen writes them (``10♣``, or ``10C`` in plain ASCII, never
+    the library's ``TC``)."""
+    text = _LEADING_ACTION.sub("", hint.why)
+    return _CARD_TOKEN.sub(
+        lambda m: cards_text([parse_card(m.group(0))], ascii_only=ascii_only), text
+    )
 
 
 @dataclass
@@ -52,10 +72,10 @@ class Coach:
 
     level: str = "expert"
     seed: int = 0
-    points_threshold: float = 0.5
-    """Flag a decision that loses more than this many expected points."""
-    win_threshold: float = 0.02
-    """... or more than this much win probability, where the score decides."""
+    points_threshold: float = MISTAKE_POINTS
+    """Flag a decision that loses more than this many expected points (the review's rule)."""
+    win_threshold: float = MISTAKE_WIN
+    """... or more than this much of the chance to win, where the score decides."""
     ascii_only: bool = False
     player: Player = field(init=False)
     _cache: tuple[Observation, list[Hint]] | None = field(default=None, init=False)
@@ -71,8 +91,15 @@ class Coach:
         self._cache = (obs, ranked)
         return ranked
 
-    def hint_lines(self, obs: Observation, top: int = 3) -> list[str]:
-        """The top choices, one line each: ``1. throw 5♥ 9♣ (14.63): keep ...``."""
+    def evaluate(self, obs: Observation) -> list[tuple[Action, float, bool]]:
+        """The ranking as `cribbage review` takes it (an `analysis.review.Evaluator`)."""
+        if obs.phase not in COACHED_PHASES:
+            return []
+        return [(h.action, h.value, h.is_win) for h in self.ranking(obs)]
+
+    def hint_lines(self, obs: Observation, top: int = 1) -> list[str]:
+        """The best choice and why (``top`` 3: the three best), each value with its unit:
+        ``Best: throw 5♥ 9♣ (+14.63 points): keep ...``."""
         if obs.phase not in COACHED_PHASES:
             return ["No hint here: this is not a discard or a play."]
         ranked = self.ranking(obs)
@@ -84,31 +111,33 @@ class Coach:
             ]
         lines = []
         for i, hint in enumerate(ranked[:top], 1):
-            value = f"{hint.value:.1%}" if hint.is_win else f"{hint.value:+.2f}"
             label = action_label(hint.action, ascii_only=self.ascii_only)
-            lines.append(f"{i}. {label} ({value}): {reason(hint)}")
+            lead = "Best:" if top == 1 else f"{i}."
+            why = reason(hint, ascii_only=self.ascii_only)
+            lines.append(f"{lead} {label} ({value_text(hint.value, hint.is_win)}): {why}")
+        if ranked[0].is_win:
+            lines.append("(Near the end the score decides: values are the chance to win.)")
         return lines
 
     def remark(self, obs: Observation, action: Action) -> str | None:
-        """A short note when ``action`` loses more than the threshold against the best."""
+        """A short note when ``action`` loses more than the threshold against the best (the
+        review's mistakes, judged the same way)."""
         if obs.phase not in COACHED_PHASES:
             return None
         try:
             ranked = self.ranking(obs)
         except FifteenTwoError:
             return None
-        if len(ranked) < 2 or ranked[0].action == action:
+        if len(ranked) < 2:
             return None
-        chosen = next((h for h in ranked if h.action == action), None)
-        if chosen is None:
+        verdict = judge([(h.action, h.value, h.is_win) for h in ranked], action)
+        if verdict is None:
+            return None
+        limit = self.win_threshold if verdict.is_win else self.points_threshold
+        if verdict.loss <= limit:
             return None
         best = ranked[0]
-        loss = best.value - chosen.value
         label = action_label(best.action, ascii_only=self.ascii_only)
-        if best.is_win:
-            if loss <= self.win_threshold:
-                return None
-            return f"Coach: {label} was better, by {loss:.1%} to win ({reason(best)})."
-        if loss <= self.points_threshold:
-            return None
-        return f"Coach: {label} was better, by {loss:.2f} points ({reason(best)})."
+        cost = loss_text(verdict.loss, verdict.is_win)
+        why = reason(best, ascii_only=self.ascii_only)
+        return f"Coach: {label} was better; yours cost {cost} ({why})."

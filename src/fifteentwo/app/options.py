@@ -12,6 +12,8 @@ started from the Textual app and one started in plain mode are set up, saved and
 
 from __future__ import annotations
 
+import contextlib
+import json
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -29,12 +31,18 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HUMAN",
+    "LEVEL_DESCRIPTIONS",
+    "SPEEDS",
+    "VARIANT_DESCRIPTIONS",
+    "Choices",
     "PlayOptions",
     "SessionFactory",
     "default_level",
     "known_levels",
     "new_session",
     "parse_players",
+    "remember_choices",
+    "remembered_choices",
     "seat_names",
 ]
 
@@ -144,6 +152,35 @@ def seat_names(specs: Sequence[str]) -> list[str]:
     return names
 
 
+LEVEL_DESCRIPTIONS: Final[dict[str, str]] = {
+    "random": "lays any legal card: for learning the moves",
+    "novice": "a beginner: keeps pairs, misses points, miscounts",
+    "greedy": "takes the most points now, ignores the crib",
+    "standard": "a club player: sound discards, looks one card ahead",
+    "expert": "exact discards, a searched play: the strongest",
+    "champion": "the expert with twice the guesses (slower)",
+}
+"""One line per computer level, for the start screen (docs/players.md has the detail)."""
+
+VARIANT_DESCRIPTIONS: Final[dict[str, str]] = {
+    "standard": "the long game: six cards, to 121",
+    "short": "the short game: six cards, to 61",
+    "five-card": "the older game: five cards, to 61",
+    "three-player": "three players, five cards each, to 61",
+    "four-player": "two partnerships, five cards each, to 121",
+    "hoyle-lurch": "the long game as Hoyle scores a lurch",
+}
+"""One line per preset, for the start screen."""
+
+SETTINGS_KEY: Final = "play.options"
+"""The store setting that remembers the start screen's last choices (JSON)."""
+
+
+SPEEDS: Final[dict[str, float]] = {"slow": 1.2, "normal": 0.6, "fast": 0.25, "instant": 0.0}
+"""Seconds the full-screen game waits after a computer's card, a score in the play or a hand
+counted in the show, before showing the next (instant: no wait; the tests use it)."""
+
+
 @dataclass(frozen=True, slots=True)
 class PlayOptions:
     """Everything ``cribbage play`` lets a player choose; None means "ask" or "the default"."""
@@ -178,8 +215,15 @@ class PlayOptions:
     """Best of N games (skunks count extra); 1 for single games."""
     instructions: bool | None = None
     """Show the rules first: None asks, False never asks (``--no-instructions``)."""
+    speed: str = "normal"
+    """How fast the full-screen game shows what happens (`SPEEDS`): each computer card, each
+    score pegged in the play and each hand of the show waits this long before the next."""
 
     def __post_init__(self) -> None:
+        if self.speed not in SPEEDS:
+            raise FifteenTwoError(
+                f"--speed must be one of {', '.join(SPEEDS)}, not {self.speed!r}"[:200]
+            )
         if self.variant is None and self.players is not None and len(self.players) in _BY_SEATS:
             object.__setattr__(self, "variant", _BY_SEATS[len(self.players)])
 
@@ -313,3 +357,125 @@ class SessionFactory:
         return new_session(
             options, rules, store=self.store, history=self.history, on_notice=self.on_notice
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Choices:
+    """What the start screen's new-game form chooses (and the store remembers between runs)."""
+
+    level: str = "expert"
+    variant: str = "standard"
+    target: int | None = None
+    """None: the variant's own target."""
+    manual_count: bool = False
+    muggins: bool = False
+    coach: bool = False
+    speed: str = "normal"
+
+    @classmethod
+    def from_options(cls, options: PlayOptions) -> Choices:
+        """The form's first values from the command line's options."""
+        return cls(
+            level=options.level if options.level and ":" not in options.level else default_level(),
+            variant=options.variant or "standard",
+            target=options.target,
+            manual_count=not options.auto_count,
+            muggins=bool(options.muggins),
+            coach=options.coach,
+            speed=options.speed,
+        )
+
+    def overridden_by(self, options: PlayOptions) -> Choices:
+        """These choices with what the command line asked for beyond its defaults
+        (``--coach``, ``--muggins``/``--no-muggins``, ``--manual-count``, ``--speed``)."""
+        return replace(
+            self,
+            coach=self.coach or options.coach,
+            muggins=self.muggins if options.muggins is None else options.muggins,
+            manual_count=self.manual_count or not options.auto_count,
+            speed=self.speed if options.speed == "normal" else options.speed,
+        )
+
+    def apply(self, options: PlayOptions) -> PlayOptions:
+        """``options`` changed to these choices (the rest, like a seed, kept)."""
+        return replace(
+            options,
+            level=self.level,
+            variant=self.variant,
+            target=self.target,
+            players=None,
+            auto_count=not self.manual_count,
+            muggins=self.muggins,
+            coach=self.coach,
+            speed=self.speed,
+        )
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "level": self.level,
+                "variant": self.variant,
+                "target": self.target,
+                "manual_count": self.manual_count,
+                "muggins": self.muggins,
+                "coach": self.coach,
+                "speed": self.speed,
+            }
+        )
+
+    @classmethod
+    def from_json(cls, text: str, default: Choices) -> Choices:
+        """Remembered choices; anything unreadable or no longer valid falls back to
+        ``default`` (a removed level, a renamed variant: never an error at start-up)."""
+        from fifteentwo.rules import preset_names
+
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return default
+        if not isinstance(data, dict):
+            return default
+        level = data.get("level")
+        variant = data.get("variant")
+        target = data.get("target")
+        speed = data.get("speed")
+        return cls(
+            level=level if isinstance(level, str) and level in known_levels() else default.level,
+            variant=variant
+            if isinstance(variant, str) and variant in preset_names()
+            else default.variant,
+            target=target
+            if isinstance(target, int) and not isinstance(target, bool) and 15 <= target <= 1000
+            else default.target,
+            manual_count=_flag(data.get("manual_count"), default.manual_count),
+            muggins=_flag(data.get("muggins"), default.muggins),
+            coach=_flag(data.get("coach"), default.coach),
+            speed=speed if isinstance(speed, str) and speed in SPEEDS else default.speed,
+        )
+
+
+def _flag(value: object, default: bool) -> bool:
+    return value if isinstance(value, bool) else default
+
+
+def remembered_choices(store: Store | None, default: Choices) -> Choices:
+    """The start screen's last choices from ``store`` (``default`` without one)."""
+    if store is None:
+        return default
+    from fifteentwo.store import StoreError
+
+    try:
+        text = store.get_setting(SETTINGS_KEY)
+    except StoreError:
+        return default
+    return default if text is None else Choices.from_json(text, default)
+
+
+def remember_choices(store: Store | None, choices: Choices) -> None:
+    """Keep ``choices`` for the next run; a store that cannot be written only forgets them."""
+    if store is None:
+        return
+    from fifteentwo.store import StoreError
+
+    with contextlib.suppress(StoreError):
+        store.set_setting(SETTINGS_KEY, choices.to_json())

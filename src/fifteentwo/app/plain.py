@@ -40,7 +40,7 @@ from fifteentwo.app.rules_text import rules_plain
 from fifteentwo.app.saves import when_text
 from fifteentwo.app.session import Session
 from fifteentwo.cards import Card, card_in_hand, parse_rank
-from fifteentwo.errors import CardError, IllegalActionError
+from fifteentwo.errors import CardError, FifteenTwoError, IllegalActionError
 from fifteentwo.game import Observation
 from fifteentwo.rules import Rules
 
@@ -57,13 +57,18 @@ _GO_WORDS = frozenset({"g", "go"})
 _COMMANDS_HELP = (
     "At any question: '?' or 'help' explains it, 'hand' shows your cards, "
     "'score' or 'board' shows the pegboard, 'rules' shows the rules, "
-    "'hint' shows the expert's best choices and why, "
+    "'hint' shows the expert's best choice and why ('hints': the three best), "
+    "'undo' takes back your last decision (not when counting by hand with muggins), "
     "'q' or 'quit' saves the game and stops (type 'queen' or 'qh' for a queen)."
 )
 
 
 class _Quit(Exception):
     """The player asked to stop, or input ended."""
+
+
+class _Undo(Exception):
+    """The player asked to take back their last decision."""
 
 
 def _tokens(text: str) -> list[str]:
@@ -88,13 +93,14 @@ def _rank_of(token: str) -> int | None:
         return None
 
 
-def read_cards(text: str, hand: Sequence[Card]) -> list[Card]:
+def read_cards(text: str, hand: Sequence[Card], *, ascii_only: bool = True) -> list[Card]:
     """The cards someone typed, resolved against their hand (in the order shown).
 
     A token is a card (``5h``, ``ten of spades``), a rank held once (``k``), a position counted
     from the left (``2``; ``#2`` is always a position), or a rank repeated as often as it is
     held (``5 5`` for both fives). A number that could be a rank or a position is refused
-    unless both mean the same card.
+    unless both mean the same card. Refusals name cards as the screen shows them: ``10H`` in
+    plain mode, ``10♥`` with ``ascii_only=False``.
 
     >>> from fifteentwo.cards import parse_cards
     >>> hand = parse_cards("2c 5h 5s 9d jc kh")
@@ -119,14 +125,14 @@ def read_cards(text: str, hand: Sequence[Card]) -> list[Card]:
         if rank is not None and rank in repeated:
             card = repeated[rank].pop(0)
         else:
-            card = _read_card(token, hand)
+            card = _read_card(token, hand, ascii_only)
         if card in chosen:
-            raise CardError(f"you named {card.short} twice")
+            raise CardError(f"you named {cards_text([card], ascii_only=ascii_only)} twice")
         chosen.append(card)
     return chosen
 
 
-def _read_card(token: str, hand: Sequence[Card]) -> Card:
+def _read_card(token: str, hand: Sequence[Card], ascii_only: bool) -> Card:
     if token.startswith("#"):
         number = token[1:]
         if number.isdigit() and 1 <= int(number) <= len(hand):
@@ -141,9 +147,10 @@ def _read_card(token: str, hand: Sequence[Card]) -> Card:
         return by_position if by_position is not None else card_in_hand(token, hand)
     if len(held) == 1 and by_position in (None, held[0]):
         return held[0]
-    choices = [f"your {c.short}" for c in held]
+    choices = [f"your {cards_text([c], ascii_only=ascii_only)}" for c in held]
     if by_position is not None and by_position not in held:
-        choices.append(f"card number {token} ({by_position.short})")
+        shown = cards_text([by_position], ascii_only=ascii_only)
+        choices.append(f"card number {token} ({shown})")
     hint = f" or #{token} for the position" if by_position is not None else ""
     listed = ", ".join(choices[:-1]) + " or " + choices[-1]
     raise CardError(
@@ -288,7 +295,11 @@ class PlainGame:
                 if not self.ask_yes_no("Another game (y/n)? "):
                     self.say("Thanks for the game.")
                     return 0
-                session = self.new_session(self._next_rules(session, resumed=session is resume))
+                last = session
+                session = self.new_session(self._next_rules(last, resumed=last is resume))
+                session.deal_after(last)  # the loser deals first
+                if session.first_dealer is not None:
+                    self.say(_loser_deals(session, session.first_dealer))
         except _Quit:
             quitting = self.session
             if quitting is not None and not quitting.is_over:
@@ -386,13 +397,29 @@ class PlainGame:
             seat = session.waiting_for
             assert seat is not None, "the session stopped with no one to move"
             obs = session.observation(seat)
-            action = self.decide(obs)
+            try:
+                action = self.decide(obs)
+            except _Undo:
+                self._take_back(session)
+                continue
             try:
                 events = session.act(action)
             except IllegalActionError as exc:
                 self.say(self._refusal(action, obs, exc))
                 continue
             self.show(events)
+
+    def _take_back(self, session: Session) -> None:
+        """Undo the last decision (the game notes the take-back), or say why not."""
+        try:
+            session.undo()
+        except FifteenTwoError as exc:
+            self.say(f"{_capital(str(exc))}.")
+            return
+        self.say("You took back your last decision.")
+        self._shown_hand = ()
+        if session.waiting_for is not None:
+            self._show_hand(session.observation(session.waiting_for), force=True)
 
     # --- telling what happened -------------------------------------------------------------------
 
@@ -481,9 +508,11 @@ class PlainGame:
                 self.say(self.board())
             elif low == "rules":
                 self.say(rules_plain())
-            elif low == "hint":
-                for line in self.coach.hint_lines(obs):
+            elif low in ("hint", "hints"):
+                for line in self.coach.hint_lines(obs, top=3 if low == "hints" else 1):
                     self.say(line)
+            elif low in ("undo", "take back"):
+                raise _Undo
             else:
                 try:
                     action = read(answer)
@@ -600,7 +629,9 @@ class PlainGame:
             raise CardError("play one card at a time")
         action = Play(cards[0])
         if action not in obs.legal:
-            raise CardError(f"{cards[0].short} would take the count past 31")
+            raise CardError(
+                f"{cards_text(cards[:1], ascii_only=True)} would take the count past 31"
+            )
         return action
 
     def board(self) -> str:
@@ -663,3 +694,11 @@ def run_plain(
     """Play in line mode on the given streams (stdin/stdout by default); the exit code."""
     game = PlainGame(options, make_session, stdin=stdin, stdout=stdout)
     return game.run(resume=resume, offer=offer)
+
+
+def _loser_deals(session: Session, seat: int) -> str:
+    """``You lost the last game, so you deal first.`` (or the computer's name and "deals")."""
+    describe = Describer(session.rules, session.names(), session.viewer)
+    loser = describe.side_name(seat % session.rules.sides)
+    dealer = describe.who(seat, capital=False)
+    return f"{loser} lost the last game, so {dealer} {describe.verb(seat, 'deal', 'deals')} first."

@@ -10,13 +10,23 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from fifteentwo.store import GameMeta, SavedGame, Store, StoreError, data_dir
 from fifteentwo.store.migrate import OLD_HISTORY_FILE, file_digest, import_old_history
 from fifteentwo.store.sqlite import SQLiteStore, _rename_aside
 
-__all__ = ["OLD_SAVE_FILE", "describe_saved", "import_old_save", "open_game_store", "scores_text"]
+if TYPE_CHECKING:
+    from fifteentwo.app.session import Session
+
+__all__ = [
+    "OLD_SAVE_FILE",
+    "describe_saved",
+    "import_old_save",
+    "open_game_store",
+    "saved_game_line",
+    "scores_text",
+]
 
 OLD_SAVE_FILE: Final = "save.json"
 
@@ -91,3 +101,11 @@ def describe_saved(saved: SavedGame) -> str:
         f"{meta.variant} to {meta.target} against {meta.opponent}, {scores_text(meta)}, "
         f"last played {when_text(saved.updated_at)} (id {saved.game_id})"
     )
+
+
+def saved_game_line(session: Session) -> str:
+    """The saved game a session holds, in one line for an offer to continue it:
+    ``standard to 121 against expert, You 45, Computer 60, last played today 14:03``."""
+    meta = session.meta()
+    when = "" if session.saved_at is None else f", last played {when_text(session.saved_at)}"
+    return f"{meta.variant} to {meta.target} against {meta.opponent}, {scores_text(meta)}{when}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import copy
 import json
 import random
 import struct
@@ -103,6 +104,8 @@ class Session:
     """How many decisions the human took back (`undo`); kept with the finished game."""
     saved_at: datetime | None = None
     """When a resumed game was last saved before this session took it up."""
+    first_dealer: int | None = None
+    """Who deals first (a rematch: the loser of the last game); None cuts for deal."""
     game: Game = field(init=False)
     players: dict[int, Player] = field(init=False)
     _finished: list[FinishedGame] = field(init=False, default_factory=list)
@@ -114,12 +117,12 @@ class Session:
     def __post_init__(self) -> None:
         if len(self.seats) != self.rules.players:
             raise FifteenTwoError(f"{len(self.seats)} seats for a {self.rules.players}-player game")
-        self.game = self._new_game()
         self.players = {
             i: load_player(s.level, self.seed * 31 + i)
             for i, s in enumerate(self.seats)
             if not s.human
         }
+        self.game = self._new_game()
 
     # --- who is deciding -------------------------------------------------------------------------
 
@@ -275,8 +278,9 @@ class Session:
         return Game(
             self.rules,
             seed=self.seed,
-            manual_count=() if self.auto_count else humans,
+            manual_count=() if self.auto_count else sorted(humans + self._fallible_counters()),
             cut_seats=() if self.random_cut else humans,
+            first_dealer=self.first_dealer,
         )
 
     @property
@@ -287,6 +291,51 @@ class Session:
     def record(self) -> dict[str, Any]:
         """The game record (see docs/records.md)."""
         return game_record(self.game, self.names())
+
+    def _fallible_counters(self) -> list[int]:
+        """Computer seats that count by hand too when the people do with muggins: the levels
+        that sometimes overlook a combination (`Player.miscount_rate`), so a person can call
+        muggins on them. The expert never miscounts, and counts automatically."""
+        if not self.rules.muggins:
+            return []
+        return [
+            seat
+            for seat, player in sorted(self.players.items())
+            if getattr(player, "miscount_rate", 0.0) > 0
+        ]
+
+    def deal_first(self, seat: int) -> None:
+        """Before the game begins: ``seat`` deals first instead of cutting for deal (another
+        game after a finished one: the loser deals, `Game.loser_to_deal`)."""
+        if self.game.log:
+            raise FifteenTwoError("the game has begun: who deals first is settled")
+        if not 0 <= seat < self.rules.players:
+            raise FifteenTwoError(f"no seat {seat} in a {self.rules.players}-player game")
+        self.first_dealer = seat
+        self.game = self._new_game()
+
+    def deal_after(self, last: Session) -> None:
+        """Another game after ``last`` (finished, same number of players): its loser deals
+        first. Nothing changes otherwise (a different table cuts for deal)."""
+        if last.is_over and last.rules.players == self.rules.players and not self.game.log:
+            self.deal_first(last.game.loser_to_deal())
+
+    def clone(self) -> Session:
+        """An independent copy to try a change on (a web table's move is applied to a copy and
+        kept only once the store took it): the game by `Game.clone`, computer players by
+        `copy.deepcopy` (their random state goes on from the same point). Much cheaper than
+        `from_json(to_json())`, which replays the whole game. The copy is kept nowhere (no
+        store, no game-over hook). Not for protocol bots (a running program cannot be
+        copied)."""
+        other = copy.copy(self)
+        other.store = None  # (a trial never saves itself, nor logs a finished game)
+        other.on_game_over = None
+        other.game = self.game.clone()
+        other.players = copy.deepcopy(self.players)
+        other._finished = list(self._finished)
+        other._undo_marks = list(self._undo_marks)
+        other._undo_states = list(self._undo_states)
+        return other
 
     # --- saving ---------------------------------------------------------------------------------
 
@@ -329,9 +378,9 @@ class Session:
         same transaction. Storage that fails leaves a one-line notice and the game goes on
         unsaved; another session holding the game raises `SaveError`."""
         store = self.store
-        finished, self._finished = self._finished, []
         if store is None:
-            return
+            return  # the finished games stay for `take_finished` (a web table stores its own)
+        finished, self._finished = self._finished, []
         data = None if self.game.is_over else self.to_json()
         meta = None if data is None else self.meta()
         try:
@@ -353,6 +402,11 @@ class Session:
             self.store = None
             self._notice(f"warning: {exc}; the game goes on unsaved")
         self._flush_notices()
+
+    def take_finished(self) -> list[FinishedGame]:
+        """The games that ended since the last call (for a session kept without a store)."""
+        finished, self._finished = self._finished, []
+        return finished
 
     def release(self) -> None:
         """Give up this session's hold on its game (it stays saved for a later resume), and
@@ -377,15 +431,22 @@ class Session:
             print(line, file=sys.stderr)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], **kwargs: Any) -> Session:
-        """Resume a session from `to_json` data; raises `SaveError` when it does not fit."""
+    def from_json(
+        cls, data: dict[str, Any], *, base: Session | None = None, **kwargs: Any
+    ) -> Session:
+        """Resume a session from `to_json` data; raises `SaveError` when it does not fit.
+        ``base``: an earlier moment of the same game, played on from there rather than from
+        the start when it fits (`_rerun`)."""
         try:
             if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
                 found = data.get("format") if isinstance(data, dict) else type(data).__name__
                 raise SaveError(f"not a fifteentwo save (format {found!r})")
             seats = [SeatConfig(**s) for s in data["seats"]]
             if "decisions" in data:
-                game = _rerun(data["record"], data["decisions"], [s.name for s in seats])
+                names = [s.name for s in seats]
+                game = _rerun(
+                    data["record"], data["decisions"], names, None if base is None else base.game
+                )
             else:  # a save from before decisions were kept
                 game = replay(data["record"])
             seed = data["seed"]
@@ -400,9 +461,13 @@ class Session:
                 **kwargs,
             )
             session.game = game
+            record = data["record"]
+            if not record.get("cut_for_deal") and record.get("first_dealer") is not None:
+                session.first_dealer = int(record["first_dealer"])
             game.rng.setstate(_rng_from_json(data["rng"]))
             for seat, state in data["players"].items():
-                session.players[int(seat)].rng.setstate(_rng_from_json(state))
+                if int(seat) in session.players:  # (a seat a person took back from a computer)
+                    session.players[int(seat)].rng.setstate(_rng_from_json(state))
             takebacks = data.get("takebacks", 0)
             if isinstance(takebacks, bool) or not isinstance(takebacks, int) or takebacks < 0:
                 raise SaveError(f"the save's take-backs are not a count: {takebacks!r}"[:100])
@@ -503,20 +568,30 @@ def _decision_from_json(item: list[Any]) -> Action:
     raise ValueError(f"unknown decision {kind!r}")
 
 
-def _rerun(record: dict[str, Any], decisions: list[Any], names: list[str]) -> Game:
+def _rerun(
+    record: dict[str, Any], decisions: list[Any], names: list[str], base: Game | None = None
+) -> Game:
     """Play the game again from its seed with the saved decisions, drawing chance as a session
     does; the record it makes must be the saved one.
 
     Unlike `replay`, this resumes any moment of a game (a discard or a count still to make),
-    and every deck order, cuts by depth included, comes out as it was.
+    and every deck order, cuts by depth included, comes out as it was. With ``base``, an
+    earlier moment of the same game (a server's copy of a table another process moved on),
+    only the decisions after it are played (a copy of it; it is not changed).
     """
+    if base is not None:
+        caught_up = _catch_up(base, record, decisions, names)
+        if caught_up is not None:
+            return caught_up
     rules = Rules.from_json(record["rules"])
+    first_dealer = record.get("first_dealer")
     game = Game(
         rules,
         seed=int(record["seed"]),
         manual_count=record.get("manual_count", ()),
         cut_seats=record.get("cut_seats", ()),
-    )  # a session always cuts for deal (a record of one still in the cut names a first dealer)
+        first_dealer=first_dealer if not record.get("cut_for_deal") else None,
+    )  # a session cuts for deal unless told who deals first (a rematch: the loser)
     for item in decisions:
         game.advance()
         game.apply(_decision_from_json(item))
@@ -524,6 +599,31 @@ def _rerun(record: dict[str, Any], decisions: list[Any], names: list[str]) -> Ga
     if game_record(game, names) != record:
         raise SaveError("the save's moves do not lead to its record")
     return game
+
+
+def _catch_up(
+    base: Game, record: dict[str, Any], decisions: list[Any], names: list[str]
+) -> Game | None:
+    """``base`` moved on by the saved decisions it has not made, if it is an earlier moment
+    of the saved game (same seed, its decisions a prefix of the saved ones); else None."""
+    try:
+        if base.seed != int(record["seed"]) or base.rules.to_json() != record["rules"]:
+            return None
+        done = [a for actor, a in base.log if actor != CHANCE]
+        if len(done) > len(decisions):
+            return None
+        if any(_decision_json(a) != d for a, d in zip(done, decisions, strict=False)):
+            return None
+        game = base.clone()
+        for item in decisions[len(done) :]:
+            game.advance()
+            game.apply(_decision_from_json(item))
+        game.advance()
+        if game_record(game, names) != record:
+            return None
+        return game
+    except (FifteenTwoError, KeyError, TypeError, ValueError, AttributeError, IndexError):
+        return None
 
 
 def _pack_rng(rng: random.Random) -> str:

@@ -24,6 +24,7 @@ from fifteentwo.errors import FifteenTwoError
 
 COMMANDS = (
     "play",
+    "practice",
     "score",
     "stats",
     "discard",

@@ -17,6 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from fifteentwo.app.history import History, Totals
+from fifteentwo.app.statistics import HISTORY_GAMES, compute_statistics, statistics_renderable
 from fifteentwo.errors import FifteenTwoError
 
 MAX_GAMES = 10_000
@@ -39,6 +40,12 @@ def register(subparsers: Any) -> None:
         type=_games,
         metavar="N",
         help=f"list the last N games (1 to {MAX_GAMES}) with their ids, instead of totals",
+    )
+    parser.add_argument(
+        "--stats",
+        action="store_true",
+        help="your statistics: win rates, points per deal as dealer and pone (hand, crib, "
+        "pegging), best hand, streaks and a chart of recent games (as the game's screen)",
     )
     parser.set_defaults(func=run)
 
@@ -65,6 +72,13 @@ def run(args: argparse.Namespace) -> int:
         raise FifteenTwoError(str(exc)) from None
     for line in history.store.take_notices():
         print(line, file=sys.stderr)
+    if args.stats:
+        stats = compute_statistics(history.games(HISTORY_GAMES))
+        if args.json:
+            print(json.dumps(stats.to_json()))
+        else:
+            Console().print(statistics_renderable(stats))
+        return 0
     if args.games is not None:
         games = history.games(args.games)
         if args.json:

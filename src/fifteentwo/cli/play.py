@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import Any, Final
 
-from fifteentwo.app.describe import Describer
-from fifteentwo.app.options import PlayOptions, SessionFactory, parse_players
-from fifteentwo.app.saves import open_game_store, when_text
+from fifteentwo.app.options import SPEEDS, PlayOptions, SessionFactory, parse_players
+from fifteentwo.app.saves import open_game_store, saved_game_line
 from fifteentwo.app.session import SaveError, Session
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.players.guard import DEFAULT_MOVE_TIME, set_default_move_time
@@ -107,6 +106,12 @@ def register(subparsers: Any) -> None:
         help="after each discard or play that costs points, name the better choice",
     )
     parser.add_argument(
+        "--speed",
+        choices=tuple(SPEEDS),
+        default="normal",
+        help="how fast the full-screen game shows each card and score (normal)",
+    )
+    parser.add_argument(
         "--match",
         type=_match,
         default=1,
@@ -181,6 +186,7 @@ def options_from_args(args: argparse.Namespace) -> PlayOptions:
         quiet=args.quiet,
         explain=args.explain,
         coach=args.coach,
+        speed=args.speed,
         match_games=args.match,
         instructions=False if args.no_instructions else None,
     )
@@ -289,23 +295,31 @@ def run(args: argparse.Namespace) -> int:
         from fifteentwo.app.plain import run_plain
 
         return run_plain(options, factory, resume=resume, offer=offer)
+    if resume is None and menu_wanted(args):
+        return run_tui(factory, options=options, menu=True, offer=offer, store=store)
     if offer is not None:
         if _ask_resume(offer):
             resume = offer
         else:
             offer.release()
-    return run_tui(factory, options=options, resume=resume)
+    return run_tui(factory, options=options, resume=resume, store=store)
+
+
+GAME_FLAGS: Final = ("variant", "length", "target", "players", "level", "seed")
+"""Options that choose the game itself: with any of them the game starts at once, without
+the start screen (whose new-game form chooses these)."""
+
+
+def menu_wanted(args: argparse.Namespace) -> bool:
+    """Whether the full-screen game opens on its start screen: when no option chose the game
+    (``cribbage play``, ``make play``). Other options (``--coach``, ``--speed``, ...) only
+    change the form's first values."""
+    return all(getattr(args, name, None) is None for name in GAME_FLAGS)
 
 
 def _ask_resume(session: Session) -> bool:
     """Before the app opens: continue the saved game? (Enter means yes.)"""
-    describer = Describer(session.rules, session.names(), session.viewer)
-    scores = describer.scores(session.observation().scores)
-    when = "" if session.saved_at is None else f", last played {when_text(session.saved_at)}"
-    answer = input(
-        f"You have a saved game ({session.rules.name} against {session.meta().opponent}: "
-        f"{scores}{when}). Resume it? [Y/n] "
-    )
+    answer = input(f"You have a saved game ({saved_game_line(session)}). Resume it? [Y/n] ")
     return answer.strip().lower() not in ("n", "no")
 
 

@@ -13,15 +13,20 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from fifteentwo.actions import Play
-from fifteentwo.analysis.review import GameReview, PlayEvaluator, review_record
+from fifteentwo.actions import Phase
+from fifteentwo.analysis.review import (
+    UNIT_NOTE,
+    Evaluator,
+    GameReview,
+    loss_text,
+    review_record,
+    value_text,
+)
+from fifteentwo.app.coach import Coach
 from fifteentwo.app.describe import safe_text
-from fifteentwo.cards import Card
 from fifteentwo.cli import UsageError
 from fifteentwo.cli._paths import input_path, output_path, write_atomically
 from fifteentwo.errors import FifteenTwoError, RecordError
-from fifteentwo.game import Observation
-from fifteentwo.players import load_player
 from fifteentwo.records import check_record, pick_record
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
@@ -110,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         if plot.suffix.lower() not in PLOT_FORMATS:
             raise UsageError(f"--plot saves .png or .svg files, not {safe_text(plot.name)!r}")
     record = load_record(args)
-    review = review_record(record, play_evaluator=None if args.no_plays else expert_evaluator())
+    review = review_record(record, evaluator=expert_evaluator(plays=not args.no_plays))
     if plot is not None:
         save_plot(review, plot)
     if args.json:
@@ -123,18 +128,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def expert_evaluator(level: str = "expert") -> PlayEvaluator:
-    """Judge plays by a player's own ranking (the expert's determinized pegging search)."""
-    player = load_player(level, seed=0)
-
-    def evaluate(obs: Observation) -> list[tuple[Card | None, float, bool]]:
-        out: list[tuple[Card | None, float, bool]] = []
-        for hint in player.rank(obs):
-            card = hint.action.card if isinstance(hint.action, Play) else None
-            out.append((card, hint.value, hint.is_win))
-        return out
-
-    return evaluate
+def expert_evaluator(level: str = "expert", *, plays: bool = True) -> Evaluator:
+    """Judge decisions by the coach's ranking (the expert's: the same values and the same
+    rule as ``hint`` and ``--coach``); without ``plays``, discards only (faster)."""
+    coach = Coach(level)
+    if plays:
+        return coach.evaluate
+    return lambda obs: coach.evaluate(obs) if obs.phase is Phase.DISCARD else []
 
 
 def print_review(review: GameReview, console: Console, *, every_decision: bool = False) -> None:
@@ -161,17 +161,11 @@ def print_review(review: GameReview, console: Console, *, every_decision: bool =
     mistakes = review.mistakes()
     if mistakes:
         worst = Table(title="Costliest decisions", title_justify="left")
-        for name in ("deal", "player", "kind", "chosen", "best", "points", "win %"):
+        for name in ("deal", "player", "kind", "chosen", "best", "cost"):
             worst.add_column(name)
         for d in mistakes[:10]:
             worst.add_row(
-                str(d.deal),
-                names[d.seat],
-                d.kind,
-                d.chosen,
-                d.best,
-                f"-{d.loss:.2f}",
-                "" if d.win_loss is None else f"-{100 * d.win_loss:.1f}",
+                str(d.deal), names[d.seat], d.kind, d.chosen, d.best, loss_text(d.loss, d.is_win)
             )
         console.print(worst)
     if every_decision:
@@ -183,15 +177,16 @@ def print_review(review: GameReview, console: Console, *, every_decision: bool =
             )
             for d in deal.decisions:
                 mark = "✗" if d.is_mistake else "✓"
-                alts = ", ".join(f"{c} {v:+.2f}" for c, v in d.options[:3])
+                alts = ", ".join(f"{c} {value_text(v, d.is_win)}" for c, v in d.options[:3])
+                cost = "" if d.loss == 0 else f", cost {loss_text(d.loss, d.is_win)}"
                 console.print(
-                    f"  {mark} {names[d.seat]} {d.kind} {d.chosen} (best {d.best}; {alts})"
+                    f"  {mark} {names[d.seat]} {d.kind} {d.chosen} (best {d.best}{cost}; {alts})"
                 )
     if review.win_curve:
         console.print(f"Win probability of {names[0]}, before each deal:")
         console.print("  " + sparkline([p.p_seat0 for p in review.win_curve]))
         console.print("  " + " ".join(f"{100 * p.p_seat0:.0f}" for p in review.win_curve))
-    for note in review.notes:
+    for note in (*review.notes, UNIT_NOTE):
         console.print(f"[dim]note: {escape(note)}[/]")
 
 

@@ -10,12 +10,13 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.table import Table
 
+from fifteentwo.app.statistics import bar
+
 if TYPE_CHECKING:
     from fifteentwo.distribution import Distribution
 
 BAR_WIDTH = 40
 """Characters of the longest bar."""
-_EIGHTHS = " ▏▎▍▌▋▊▉"
 
 
 def register(subparsers: Any) -> None:
@@ -48,19 +49,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         print_distribution(dist, Console(), elapsed)
     return 0
-
-
-def bar(n: int, most: int, width: int = BAR_WIDTH) -> str:
-    """A horizontal bar of ``n / most`` of ``width`` cells, in eighths; a sliver for any n > 0.
-
-    >>> bar(8, 8, 2), bar(1, 16, 2), bar(0, 8, 2), bar(1, 10**6, 2)
-    ('██', '▏', '', '▏')
-    """
-    if n <= 0 or most <= 0:
-        return ""
-    eighths = max(1, round(n * width * 8 / most))
-    full, part = divmod(eighths, 8)
-    return "█" * full + _EIGHTHS[part].strip()
 
 
 def print_distribution(dist: Distribution, console: Console, elapsed: float | None = None) -> None:

@@ -265,8 +265,13 @@ class GameState:
             self._out.append(MatchOver(winner, self.match_points))
             self.phase = _GAME_OVER
             return
-        # The loser (the lowest score, nearest the old dealer's left) deals the next game.
+        self._next_dealer = self.loser_to_deal()
+
+    def loser_to_deal(self) -> int:
+        """The seat that deals the next game (of a match, or "another game?" after this one):
+        the loser's, the lowest score, nearest the last dealer's left (the BSD program's rule
+        and the ACC's)."""
         n = self._n
         low = min(self.scores)
         seats = [(self.dealer + i) % n for i in range(1, n + 1)]
-        self._next_dealer = next(s for s in seats if self.scores[self._sides[s]] == low)
+        return next(s for s in seats if self.scores[self._sides[s]] == low)

@@ -33,7 +33,7 @@ from fifteentwo.cards import Card, Rank
 from fifteentwo.errors import FifteenTwoError, IllegalActionError
 from fifteentwo.game import Game, Observation
 from fifteentwo.rules import Rules
-from fifteentwo.scoring import hand_total
+from fifteentwo.scoring import hand_total, score_hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +63,8 @@ class Player:
     """Base class of computer players; deterministic given its seed."""
 
     name = "player"
+    miscount_rate: float = 0.0
+    """How often this level, counting its own hand by hand, overlooks one combination."""
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
@@ -132,13 +134,23 @@ class Player:
         raise NotImplementedError
 
     def choose_count(self, obs: Observation) -> int:
-        """The show total to claim when counting by hand: the true total by default."""
+        """The show total to claim when counting by hand: the true total, except that a level
+        with a `miscount_rate` sometimes overlooks one combination (so the other side can
+        call muggins, as against a person); the expert never does."""
         starter = obs.starter
         assert starter is not None
         total = hand_total([c.index for c in obs.to_count], starter.index, obs.counting_crib)
         jack = Card(Rank.JACK, starter.suit)
         if obs.counting_crib and not obs.rules.nobs_in_crib and jack in obs.to_count:
             total -= 1  # these rules give no nobs in the crib
+        if total and self.miscount_rate > 0:
+            rng = self.decision_rng(obs)
+            draws = (rng.random(), rng.random())  # (the hand's, the crib's)
+            if draws[obs.counting_crib] < self.miscount_rate:
+                items = score_hand(obs.to_count, starter, crib=obs.counting_crib).items
+                if items:
+                    missed = items[rng.randrange(len(items))]
+                    return max(0, total - missed.points)
         return total
 
     def choose_muggins(self, obs: Observation) -> bool:

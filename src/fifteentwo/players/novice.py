@@ -39,6 +39,8 @@ class NovicePlayer(Player):
     """A beginner: hand-only discards with a soft spot for pairs, points when it sees them."""
 
     name = "novice"
+    miscount_rate = 0.25
+    """Counting by hand, it overlooks a combination this often (muggins for you)."""
 
     def _discards(self, obs: Observation) -> list[tuple[float, tuple[int, ...], str]]:
         deal = [c.index for c in obs.hand]

@@ -20,6 +20,8 @@ class RandomPlayer(Player):
     """Picks uniformly among the legal actions; the floor of every strength ladder."""
 
     name = "random"
+    miscount_rate = 0.3
+    """Counting by hand, it overlooks a combination this often (muggins for you)."""
     _plain_play = True
     _plain_discard = True
 
@@ -66,6 +68,8 @@ class GreedyPlayer(Player):
     crib) and plays the card that pegs the most right now (ties: the highest card)."""
 
     name = "greedy"
+    miscount_rate = 0.15
+    """Counting by hand, it overlooks a combination this often (muggins for you)."""
 
     def choose_discard(self, obs: Observation) -> Sequence[Card]:
         hand = obs.hand

@@ -107,6 +107,8 @@ class StandardPlayer(Player):
     """Expected hand plus a fixed crib table; greedy pegging with the rules of thumb."""
 
     name = "standard"
+    miscount_rate = 0.1
+    """Counting by hand, it overlooks a combination this often (muggins for you)."""
 
     def choose_discard(self, obs: Observation) -> Sequence[Card]:
         return [DECK[i] for i in discard_values(obs)[0][1]]

@@ -107,6 +107,13 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+def checked_time(moment: datetime, what: str) -> datetime:
+    """A time a store compares, in UTC; a naive one is refused (its zone would be a guess)."""
+    if not isinstance(moment, datetime) or moment.tzinfo is None:
+        raise StoreError(f"{what} must be a timezone-aware datetime")
+    return moment.astimezone(UTC)
+
+
 def checked_int(value: object, name: str, *, limit: int = SMALL_INT_LIMIT) -> int:
     """``value`` as an int for an integer column, refusing bools, floats and huge values.
 
@@ -390,6 +397,10 @@ class TableRow:
     version: int
     created_at: datetime
     updated_at: datetime
+    due_at: datetime | None = None
+    """When a server next has something to do for it unasked (an away seat's or a turn's time
+    runs out, a result to store, an idle table to close): what `list_tables(due_before=...)`
+    finds, so a server's sweep reads only the tables that need it."""
 
 
 class Store(ABC):
@@ -517,12 +528,23 @@ class Store(ABC):
 
     @abstractmethod
     def save_table(
-        self, table_id: str, data: dict[str, Any], status: str, *, expected_version: int | None
+        self,
+        table_id: str,
+        data: dict[str, Any],
+        status: str,
+        *,
+        expected_version: int | None,
+        due_at: datetime | None = None,
     ) -> int:
         """Write a table and return its new version. ``expected_version`` None creates it
         (`TableConflict` if the id exists); otherwise the write happens only if the stored
         version is still ``expected_version`` (`TableConflict` if not, `TableNotFound` if
-        there is no such table)."""
+        there is no such table). ``due_at``: see `TableRow.due_at` (None: never)."""
+
+    @abstractmethod
+    def table_versions(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """The stored version of each of these tables that exists (no data is read: a server
+        checks that the tables its connections watch are up to date)."""
 
     @abstractmethod
     def load_table(self, table_id: str) -> TableRow:
@@ -530,10 +552,14 @@ class Store(ABC):
 
     @abstractmethod
     def list_tables(
-        self, *, status: Sequence[str] | None = None, updated_before: datetime | None = None
+        self,
+        *,
+        status: Sequence[str] | None = None,
+        updated_before: datetime | None = None,
+        due_before: datetime | None = None,
     ) -> list[TableRow]:
-        """Tables (optionally only those with one of these statuses, or last written before a
-        time), most recently written first."""
+        """Tables (optionally only those with one of these statuses, last written before a
+        time, or due (`TableRow.due_at`) at or before a time), most recently written first."""
 
     def write_problem(self) -> str | None:
         """Why nothing can be saved here (read-only storage and no journal possible), or None

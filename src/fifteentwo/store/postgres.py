@@ -42,6 +42,7 @@ from fifteentwo.store.base import (
     TableRow,
     Totals,
     checked_int,
+    checked_time,
     lease_alive,
     new_game_id,
     this_process,
@@ -50,12 +51,12 @@ from fifteentwo.store.base import (
 
 __all__ = ["SCHEMA_VERSION", "PostgresStore", "redact"]
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 DEFAULT_SCHEMA: Final = "fifteentwo"
 _NAME: Final = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 _T = TypeVar("_T")
 
-_SCHEMA: Final = (
+_SCHEMA_1: Final = (
     """CREATE TABLE schema_version (version INTEGER NOT NULL)""",
     """CREATE SEQUENCE games_seq""",
     """CREATE TABLE games_in_progress (
@@ -134,8 +135,13 @@ _SCHEMA: Final = (
     )""",
     """CREATE INDEX tables_by_status ON tables (status, updated_at)""",
 )
+_SCHEMA_2: Final = (
+    """ALTER TABLE tables ADD COLUMN due_at TIMESTAMPTZ""",
+    """CREATE INDEX tables_by_due ON tables (due_at)""",
+)
+_SCHEMA: Final = _SCHEMA_1 + _SCHEMA_2
 
-MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {}
+MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {2: _SCHEMA_2}
 """Statements that take a schema from version N-1 to N, run in one transaction each."""
 
 _JSON_COLUMNS: Final = ("seats", "scores", "hands", "record")
@@ -147,7 +153,7 @@ _FINISHED_COLUMNS: Final = (
 _ACCOUNT_COLUMNS: Final = (
     "account_id, username, password_hash, created_at, rating, rd, volatility, rated_games"
 )
-_TABLE_COLUMNS: Final = "table_id, data, status, version, created_at, updated_at"
+_TABLE_COLUMNS: Final = "table_id, data, status, version, created_at, updated_at, due_at"
 _BAD_ROW: Final = (ValueError, TypeError, KeyError, RecursionError, StoreError)
 
 logging.getLogger("psycopg.pool").addHandler(logging.NullHandler())
@@ -704,26 +710,34 @@ class PostgresStore(Store):
         return [_account(row) for row in rows]
 
     def save_table(
-        self, table_id: str, data: dict[str, Any], status: str, *, expected_version: int | None
+        self,
+        table_id: str,
+        data: dict[str, Any],
+        status: str,
+        *,
+        expected_version: int | None,
+        due_at: datetime | None = None,
     ) -> int:
         _check_id(table_id)
         text = _dumps(data)
         now = utc_now()
+        due = None if due_at is None else checked_time(due_at, "due_at")
 
         def work(conn: psycopg.Connection[Any]) -> int:
             if expected_version is None:
                 cursor = conn.execute(
-                    "INSERT INTO tables (table_id, status, version, data, created_at, updated_at)"
-                    " VALUES (%s, %s, 1, %s, %s, %s) ON CONFLICT (table_id) DO NOTHING",
-                    (table_id, status, text, now, now),
+                    "INSERT INTO tables"
+                    " (table_id, status, version, data, created_at, updated_at, due_at)"
+                    " VALUES (%s, %s, 1, %s, %s, %s, %s) ON CONFLICT (table_id) DO NOTHING",
+                    (table_id, status, text, now, now, due),
                 )
                 if cursor.rowcount != 1:
                     raise TableConflict(f"table {table_id} already exists")
                 return 1
             cursor = conn.execute(
                 "UPDATE tables SET status = %s, version = version + 1, data = %s, "
-                "updated_at = %s WHERE table_id = %s AND version = %s",
-                (status, text, now, table_id, expected_version),
+                "updated_at = %s, due_at = %s WHERE table_id = %s AND version = %s",
+                (status, text, now, due, table_id, expected_version),
             )
             if cursor.rowcount == 1:
                 return expected_version + 1
@@ -736,6 +750,14 @@ class PostgresStore(Store):
 
         return self._run(work, f"save table {table_id}")
 
+    def table_versions(self, table_ids: Sequence[str]) -> dict[str, int]:
+        ids = list(table_ids)
+        for table_id in ids:
+            _check_id(table_id)
+        query = b"SELECT table_id, version FROM tables WHERE table_id = ANY(%s)"
+        rows = self._run(lambda c: c.execute(query, (ids,)).fetchall(), "read table versions")
+        return {str(t): int(v) for t, v in rows}
+
     def load_table(self, table_id: str) -> TableRow:
         query = f"SELECT {_TABLE_COLUMNS} FROM tables WHERE table_id = %s"
         row = self._run(lambda c: c.execute(query.encode(), (table_id,)).fetchone(), "read tables")
@@ -744,7 +766,11 @@ class PostgresStore(Store):
         return _table(row)
 
     def list_tables(
-        self, *, status: Sequence[str] | None = None, updated_before: datetime | None = None
+        self,
+        *,
+        status: Sequence[str] | None = None,
+        updated_before: datetime | None = None,
+        due_before: datetime | None = None,
     ) -> list[TableRow]:
         query = f"SELECT {_TABLE_COLUMNS} FROM tables WHERE TRUE"
         args: list[Any] = []
@@ -753,7 +779,10 @@ class PostgresStore(Store):
             args.append(list(status))
         if updated_before is not None:
             query += " AND updated_at < %s"
-            args.append(updated_before)
+            args.append(checked_time(updated_before, "updated_before"))
+        if due_before is not None:
+            query += " AND due_at <= %s"
+            args.append(checked_time(due_before, "due_before"))
         query += " ORDER BY updated_at DESC"
         rows = self._run(lambda c: c.execute(query.encode(), args).fetchall(), "list tables")
         return [_table(row) for row in rows]
@@ -899,7 +928,7 @@ def _account(row: tuple[Any, ...]) -> Account:
 
 
 def _table(row: tuple[Any, ...]) -> TableRow:
-    table_id, data, status, version, created, updated = row
+    table_id, data, status, version, created, updated, due = row
     loaded = json.loads(data)
     if not isinstance(loaded, dict):
         raise StoreError(f"table {table_id} cannot be read")
@@ -910,4 +939,5 @@ def _table(row: tuple[Any, ...]) -> TableRow:
         version=int(version),
         created_at=_utc(created),
         updated_at=_utc(updated),
+        due_at=None if due is None else _utc(due),
     )

@@ -41,6 +41,7 @@ from fifteentwo.store.base import (
     TableRow,
     Totals,
     checked_int,
+    checked_time,
     data_dir,
     lease_alive,
     new_game_id,
@@ -50,7 +51,7 @@ from fifteentwo.store.base import (
 
 __all__ = ["SCHEMA_VERSION", "SQLiteStore"]
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 STORE_FILE: Final = "fifteentwo.sqlite3"
 JOURNAL_SUFFIX: Final = ".journal"
 DEGRADED_SECONDS: Final = 30.0
@@ -143,9 +144,13 @@ _SCHEMA_2: Final = (
     )""",
     """CREATE INDEX tables_by_status ON tables (status, updated_at)""",
 )
-_SCHEMA: Final = _SCHEMA_1 + _SCHEMA_2
+_SCHEMA_3: Final = (
+    """ALTER TABLE tables ADD COLUMN due_at TEXT""",
+    """CREATE INDEX tables_by_due ON tables (due_at)""",
+)
+_SCHEMA: Final = _SCHEMA_1 + _SCHEMA_2 + _SCHEMA_3
 
-MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {2: _SCHEMA_2}
+MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {2: _SCHEMA_2, 3: _SCHEMA_3}
 """Statements that take a database from version N-1 to N, run in one transaction each."""
 
 _JSON_COLUMNS: Final = ("seats", "scores", "hands", "record")
@@ -793,11 +798,18 @@ class SQLiteStore(Store):
         return [_account(row) for row in rows]
 
     def save_table(
-        self, table_id: str, data: dict[str, Any], status: str, *, expected_version: int | None
+        self,
+        table_id: str,
+        data: dict[str, Any],
+        status: str,
+        *,
+        expected_version: int | None,
+        due_at: datetime | None = None,
     ) -> int:
         _check_id(table_id)
         text = _dumps(data)
         now = utc_now().isoformat()
+        due = None if due_at is None else _utc_text(due_at)
 
         def work(conn: sqlite3.Connection) -> int:
             row = conn.execute(
@@ -807,9 +819,10 @@ class SQLiteStore(Store):
                 if row is not None:
                     raise TableConflict(f"table {table_id} already exists")
                 conn.execute(
-                    "INSERT INTO tables (table_id, status, version, data, created_at, updated_at)"
-                    " VALUES (?, ?, 1, ?, ?, ?)",
-                    (table_id, status, text, now, now),
+                    "INSERT INTO tables"
+                    " (table_id, status, version, data, created_at, updated_at, due_at)"
+                    " VALUES (?, ?, 1, ?, ?, ?, ?)",
+                    (table_id, status, text, now, now, due),
                 )
                 return 1
             if row is None:
@@ -817,9 +830,9 @@ class SQLiteStore(Store):
             if row[0] != expected_version:
                 raise TableConflict(f"table {table_id} changed (version {row[0]})")
             conn.execute(
-                "UPDATE tables SET status = ?, version = ?, data = ?, updated_at = ? "
+                "UPDATE tables SET status = ?, version = ?, data = ?, updated_at = ?, due_at = ? "
                 "WHERE table_id = ?",
-                (status, expected_version + 1, text, now, table_id),
+                (status, expected_version + 1, text, now, due, table_id),
             )
             return expected_version + 1
 
@@ -827,6 +840,22 @@ class SQLiteStore(Store):
             return self._write_now(work)
         except _Unavailable as exc:
             raise StoreUnavailable(f"cannot write the game store {self.path}: {exc}") from None
+
+    def table_versions(self, table_ids: Sequence[str]) -> dict[str, int]:
+        ids = list(table_ids)
+        for table_id in ids:
+            _check_id(table_id)
+
+        def read(conn: sqlite3.Connection) -> list[Any]:
+            rows: list[Any] = []
+            for start in range(0, len(ids), 500):  # (SQLite's limit on parameters)
+                chunk = ids[start : start + 500]
+                marks = ", ".join("?" * len(chunk))
+                query = f"SELECT table_id, version FROM tables WHERE table_id IN ({marks})"
+                rows.extend(conn.execute(query, chunk).fetchall())
+            return rows
+
+        return {str(t): int(v) for t, v in self._read(read)}
 
     def load_table(self, table_id: str) -> TableRow:
         row = self._read(
@@ -839,7 +868,11 @@ class SQLiteStore(Store):
         return _table(row)
 
     def list_tables(
-        self, *, status: Sequence[str] | None = None, updated_before: datetime | None = None
+        self,
+        *,
+        status: Sequence[str] | None = None,
+        updated_before: datetime | None = None,
+        due_before: datetime | None = None,
     ) -> list[TableRow]:
         query = f"SELECT {_TABLE_COLUMNS} FROM tables WHERE 1 = 1"
         args: list[Any] = []
@@ -848,7 +881,10 @@ class SQLiteStore(Store):
             args.extend(status)
         if updated_before is not None:
             query += " AND updated_at < ?"
-            args.append(updated_before.isoformat())
+            args.append(_utc_text(updated_before))
+        if due_before is not None:
+            query += " AND due_at IS NOT NULL AND due_at <= ?"
+            args.append(_utc_text(due_before))
         query += " ORDER BY updated_at DESC"
         rows = self._read(lambda c: c.execute(query, args).fetchall())
         return [_table(row) for row in rows]
@@ -1091,7 +1127,7 @@ def _rollback(conn: sqlite3.Connection) -> None:
 _ACCOUNT_COLUMNS: Final = (
     "account_id, username, password_hash, created_at, rating, rd, volatility, rated_games"
 )
-_TABLE_COLUMNS: Final = "table_id, data, status, version, created_at, updated_at"
+_TABLE_COLUMNS: Final = "table_id, data, status, version, created_at, updated_at, due_at"
 
 
 def _account(row: tuple[Any, ...]) -> Account:
@@ -1109,7 +1145,7 @@ def _account(row: tuple[Any, ...]) -> Account:
 
 
 def _table(row: tuple[Any, ...]) -> TableRow:
-    table_id, data, status, version, created, updated = row
+    table_id, data, status, version, created, updated, due = row
     loaded = json.loads(data)
     if not isinstance(loaded, dict):
         raise StoreError(f"table {table_id} cannot be read")
@@ -1120,7 +1156,14 @@ def _table(row: tuple[Any, ...]) -> TableRow:
         version=int(version),
         created_at=datetime.fromisoformat(created),
         updated_at=datetime.fromisoformat(updated),
+        due_at=None if due is None else datetime.fromisoformat(due),
     )
+
+
+def _utc_text(moment: datetime) -> str:
+    """A time as the text the store compares (UTC, ISO 8601, as `utc_now` writes it): text
+    comparison is time order only in one time zone and one format."""
+    return checked_time(moment, "a table time").isoformat(timespec="microseconds")
 
 
 def _exists(conn: sqlite3.Connection, game_id: str) -> bool:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from fifteentwo.app.options import PlayOptions
 from fifteentwo.app.session import Session
 from fifteentwo.rules import Rules
+from fifteentwo.store import Store
 from fifteentwo.tui.app import SAVED_MESSAGE, CribbageApp, Settings
 
 __all__ = ["SAVED_MESSAGE", "CribbageApp", "Settings", "make_app", "run_tui"]
@@ -20,9 +21,15 @@ def make_app(
     make_session: Callable[[Rules], Session],
     options: PlayOptions,
     resume: Session | None = None,
+    *,
+    menu: bool = False,
+    offer: Session | None = None,
+    store: Store | None = None,
 ) -> CribbageApp:
-    """The app, ready to run: new games come from ``make_session``; ``resume`` continues one."""
-    return CribbageApp(make_session, options, resume)
+    """The app, ready to run: new games come from ``make_session``; ``resume`` continues one.
+    With ``menu`` it opens on the start screen, which offers ``offer`` to continue and reads
+    and remembers its choices in ``store``."""
+    return CribbageApp(make_session, options, resume, menu=menu, offer=offer, store=store)
 
 
 def run_tui(
@@ -30,9 +37,12 @@ def run_tui(
     *,
     options: PlayOptions,
     resume: Session | None = None,
+    menu: bool = False,
+    offer: Session | None = None,
+    store: Store | None = None,
 ) -> int:
     """Play in the terminal until the player quits; returns the exit code."""
-    app = make_app(make_session, options, resume)
+    app = make_app(make_session, options, resume, menu=menu, offer=offer, store=store)
     result = app.run()
     if app.return_code not in (None, 0):
         return app.return_code

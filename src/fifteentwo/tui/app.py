@@ -9,31 +9,51 @@ slow computer player never freezes the screen.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
+from typing import Final
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Input
+from textual.widgets import Footer, Input, Static
 
 from fifteentwo.actions import (
     Action,
+    CardPlayed,
     Count,
+    CountReset,
     Cut,
     DealDone,
     Event,
     GameOver,
+    GoSaid,
+    HandCounted,
     MatchOver,
     Phase,
     Reason,
     Scored,
+    StarterTurned,
 )
 from fifteentwo.app.describe import Describer
+from fifteentwo.app.options import (
+    LEVEL_DESCRIPTIONS,
+    SPEEDS,
+    Choices,
+    PlayOptions,
+    SessionFactory,
+    known_levels,
+    remember_choices,
+    remembered_choices,
+)
+from fifteentwo.app.saves import saved_game_line
 from fifteentwo.app.session import Session
 from fifteentwo.errors import FifteenTwoError
-from fifteentwo.rules import Rules, find_rules
+from fifteentwo.rules import Rules, find_rules, preset_names
 from fifteentwo.tui.keys import KeyHandling
+from fifteentwo.tui.menu import NewGameScreen, StartScreen
 from fifteentwo.tui.model import Mode, TableModel
+from fifteentwo.tui.practice import PracticeScreen
 from fifteentwo.tui.screens import QuestionScreen, RulesScreen
 from fifteentwo.tui.state import (
     MAX_OPPONENTS,
@@ -41,6 +61,7 @@ from fifteentwo.tui.state import (
     Settings,
     _StepResult,
 )
+from fifteentwo.tui.statistics import StatisticsScreen
 from fifteentwo.tui.table import TableDrawing
 from fifteentwo.tui.texts import (
     _game_details,
@@ -57,7 +78,11 @@ from fifteentwo.tui.widgets import (
     Pegboard,
 )
 
-__all__ = ["SAVED_MESSAGE", "CribbageApp", "Settings", "rules_markdown"]
+__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "SAVED_MESSAGE", "CribbageApp", "Settings", "rules_markdown"]
+
+MIN_WIDTH: Final = 80
+MIN_HEIGHT: Final = 24
+"""The smallest window the table is laid out for (BSD cribbage's terminal)."""
 
 
 class CribbageApp(KeyHandling, TableDrawing):
@@ -69,6 +94,7 @@ class CribbageApp(KeyHandling, TableDrawing):
     # --- layout --------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        yield Static(id="too-small")
         yield Line(id="topbar")
         yield Pegboard(id="board")
         with Horizontal(id="main"):
@@ -91,13 +117,93 @@ class CribbageApp(KeyHandling, TableDrawing):
             yield Line(id="message")
         yield Footer(compact=True, show_command_palette=False)
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Below the minimum size the table would wrap and cut the hand: say so instead, and
+        keep the game as it is until the window is large enough again."""
+        width, height = event.size
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        notice = self.query_one("#too-small", Static)
+        notice.update(
+            f"This window is {width}x{height}; the table needs at least "
+            f"{MIN_WIDTH}x{MIN_HEIGHT}.\nMake it larger: the game waits as it is "
+            "(q saves and quits)."
+        )
+        notice.display = small
+        self._too_small = small
+        self._refresh_keys()
+        for part in ("#topbar", "#board", "#main", "#prompt-area", "Footer"):
+            for widget in self.query(part):
+                widget.display = not small
+
     def on_mount(self) -> None:
         self._refresh()
         if self.resume is not None:
             session, self.resume = self.resume, None
             self._begin(session, [], resumed=True)
+        elif self.menu:
+            self._show_start()
         else:
             self._ask_instructions()
+
+    # --- the start screen ----------------------------------------------------------------------
+
+    def _show_start(self) -> None:
+        """The start screen (at launch, and after a game when the player wants no other)."""
+        offer = self.offer
+        saved = None if offer is None else saved_game_line(offer)
+        self.push_screen(StartScreen(saved), self._start_chosen)
+
+    def _start_chosen(self, key: str | None) -> None:
+        if key == "n":
+            self.push_screen(
+                NewGameScreen(self._remembered(), _levels(), preset_names()), self._game_chosen
+            )
+        elif key == "c" and self.offer is not None:
+            session, self.offer = self.offer, None
+            self._begin(session, [], resumed=True)
+        elif key == "s":
+            self.push_screen(StatisticsScreen(self.store), lambda _: self._show_start())
+        elif key == "p":
+            self.push_screen(PracticeScreen(self.practice_seed), lambda _: self._show_start())
+        elif key == "r":
+            self.push_screen(RulesScreen(rules_markdown()), lambda _: self._show_start())
+        else:
+            self._release_offer()
+            self._quit_now()
+
+    def _remembered(self) -> Choices:
+        """The new-game form's first values: the last choices made here, else the command
+        line's (a flag given on the command line wins over a remembered choice)."""
+        options = self.options
+        if not isinstance(options, PlayOptions):
+            return Choices()
+        return remembered_choices(self.store, Choices.from_options(options)).overridden_by(options)
+
+    def _game_chosen(self, choices: Choices | None) -> None:
+        """Start the game the form chose (remembering the choices), or back to the start."""
+        if choices is None:
+            self._show_start()
+            return
+        remember_choices(self.store, choices)
+        self._release_offer()
+        if isinstance(self.options, PlayOptions):
+            self.options = choices.apply(self.options)
+            if isinstance(self.make_session, SessionFactory):
+                self.make_session.options = self.options
+        self.settings = replace(
+            self.settings,
+            variant=choices.variant,
+            coach=choices.coach,
+            speed=choices.speed,
+            instructions=False,
+        )
+        self._new_game(None, choices.variant)
+
+    def _release_offer(self) -> None:
+        """The saved game was not continued: let another session resume it later."""
+        if self.offer is not None:
+            self.offer.release()
+            self.offer = None
 
     # --- opening questions ---------------------------------------------------------------------
 
@@ -149,15 +255,26 @@ class CribbageApp(KeyHandling, TableDrawing):
         def job() -> _StepResult:
             try:
                 chosen = rules if rules is not None else self._rules_for(variant or "standard")
+                last = self.session
                 session = self.make_session(chosen)
+                if last is not None:
+                    session.deal_after(last)  # another game: the loser deals first
                 return _StepResult(session, session.run())
             except FifteenTwoError as exc:
                 return _StepResult(None, [], exc)
 
         self._background(job)
 
-    def _begin(self, session: Session, events: list[Event], *, resumed: bool = False) -> None:
-        """Set the table for a session (new, or resumed from its history)."""
+    def _begin(
+        self,
+        session: Session,
+        events: list[Event],
+        *,
+        resumed: bool = False,
+        note: str | None = None,
+    ) -> None:
+        """Set the table for a session (new, or resumed from its history; ``note`` says why
+        the table is set again, for a take-back)."""
         self.session = session
         self.rules = session.rules
         rules = session.rules
@@ -167,7 +284,8 @@ class CribbageApp(KeyHandling, TableDrawing):
             session.viewer,
             quiet=self.settings.quiet,
         )
-        self.model = TableModel(sides=rules.sides)
+        self.model = TableModel(sides=rules.sides, viewer=session.viewer)
+        self._stop_pacing()
         self._queue.clear()
         self._paused = False
         if len(self.tally) != rules.sides:
@@ -183,9 +301,12 @@ class CribbageApp(KeyHandling, TableDrawing):
             for event in history:
                 self.model.apply(event)
                 lines.extend(self._event_texts(event))
-            log.add(Text(f"Resuming your {title}.", style="bold"))
-            for text in lines[-40:]:
-                log.add(text)
+            if note is not None:
+                log.add(Text(note, style="bold"))
+            else:
+                log.add(Text(f"Resuming your {title}.", style="bold"))
+                for text in lines[-40:]:
+                    log.add(text)
         else:
             self.games_played += 1
             log.add(Text(f"Game {self.games_played}: {title}", style="bold underline"))
@@ -218,6 +339,21 @@ class CribbageApp(KeyHandling, TableDrawing):
 
         self._background(job)
 
+    def _take_back(self) -> None:
+        """Undo the player's last decision in the background, then set the table again."""
+        session = self.session
+        assert session is not None
+        self.mode = Mode.BUSY
+
+        def job() -> _StepResult:
+            try:
+                session.undo()
+            except FifteenTwoError as exc:
+                return _StepResult(session, [], exc)
+            return _StepResult(session, [], undone=True)
+
+        self._background(job)
+
     def _background(self, job: Callable[[], _StepResult]) -> None:
         self._busy_timer = self.set_timer(0.25, self._show_busy)
         if self.threaded:
@@ -246,6 +382,9 @@ class CribbageApp(KeyHandling, TableDrawing):
         elif result.error is not None:
             self._refused(result.error)
             self._settle()
+        elif result.undone and result.session is not None:
+            self._begin(result.session, [], resumed=True, note="You took back your last decision.")
+            self.set_message("You took back your last decision.")
         else:
             if result.remark is not None:
                 self.query_one(EventLog).add(Text(result.remark, style="bold magenta"))
@@ -272,26 +411,111 @@ class CribbageApp(KeyHandling, TableDrawing):
         self.set_message(str(error), error=True)
 
     def _drain(self) -> None:
-        """Show queued events in order, stopping after a deal (or a game of a match) to pause."""
-        log = self.query_one(EventLog)
+        """Show queued events in order, stopping after a deal (or a game of a match) to pause.
+        At a speed other than instant, each card played, go and hand counted waits its turn
+        (a timer), so the player sees the computer's card land, its points called next to it
+        and the pegs move; the show goes hand by hand, each combination lit in turn while its
+        words are said (`_light`)."""
+        self._pace_timer = None
+        wait = SPEEDS.get(self.settings.speed, 0.0)
         while self._queue:
             event = self._queue.popleft()
-            self.model.apply(event)
-            for text in self._event_texts(event):
-                log.add(text)
-            if isinstance(event, Scored) and event.reason is Reason.MUGGINS:
-                name = self._who(event.seat)
-                self.set_message(f"Muggins! {name} took {event.points}.", error=True)
-            if isinstance(event, GameOver):
-                self._game_finished(event)
+            self._tell(event)
             if isinstance(event, DealDone) or (
                 isinstance(event, GameOver)
                 and not (self._queue and isinstance(self._queue[0], MatchOver))
             ):
                 self._paused = True
                 break
+            if wait and isinstance(event, HandCounted):
+                self._count_aloud(event)
+                return
+            if wait and self._queue and _paced(event, self._queue[0]):
+                self._pacing = True
+                self.query_one(Pegboard).set_pegs(self.model.fronts, self.model.backs)
+                self._refresh()
+                show = isinstance(self._queue[0], HandCounted)
+                self._pace_timer = self.set_timer(wait * (2 if show else 1), self._drain)
+                return
+        self._pacing = False
         self.query_one(Pegboard).set_pegs(self.model.fronts, self.model.backs)
         self._settle()
+
+    def _tell(self, event: Event) -> None:
+        """One event onto the table, into the log and (calls, muggins) onto the message line."""
+        self.model.apply(event)
+        log = self.query_one(EventLog)
+        for text in self._event_texts(event):
+            log.add(text)
+        if isinstance(event, CardPlayed | GoSaid | Scored | HandCounted) and self.model.calls:
+            self.set_message(self._calls_text())
+        if isinstance(event, Scored) and event.reason is Reason.MUGGINS:
+            name = self._who(event.seat)
+            self.set_message(f"Muggins! {name} took {event.points}.", error=True)
+        if isinstance(event, GameOver):
+            self._game_finished(event)
+
+    # --- the show, counted aloud ---------------------------------------------------------------
+
+    def _count_aloud(self, event: HandCounted) -> None:
+        """Step through a shown hand: each combination's cards lit while its words are said
+        ("fifteen two", "fifteen four", "and a pair is six"), then the total; ⏎ skips on."""
+        self._pacing = True
+        self._show_steps = list(event.score().steps()) or [("nineteen", ())]
+        self._show_index = 0
+        self._show_event = event
+        self._light()
+
+    def _light(self) -> None:
+        event = self._show_event
+        if event is None:
+            return
+        phrase, cards = self._show_steps[self._show_index]
+        self.lit = (event.seat, event.crib, frozenset(cards), phrase)
+        self.set_message(f"{self._who(event.seat)}: {phrase}")
+        self._refresh()
+        wait = SPEEDS.get(self.settings.speed, 0.0)
+        self._pace_timer = self.set_timer(wait, self._next_light)
+
+    def _next_light(self) -> None:
+        self._pace_timer = None
+        self._show_index += 1
+        if self._show_index < len(self._show_steps):
+            self._light()
+        else:
+            self._hand_told()
+
+    def _hand_told(self) -> None:
+        """A hand's count is said: its points are pegged, then the next hand waits for ⏎
+        (slow and normal speeds) or a moment (fast)."""
+        self._show_event = None
+        self.lit = None
+        self.set_message(self._calls_text())  # the whole count, as said
+        while self._queue and isinstance(self._queue[0], Scored):
+            self._tell(self._queue.popleft())  # the hand's points (and any muggins)
+        self.query_one(Pegboard).set_pegs(self.model.fronts, self.model.backs)
+        another = bool(self._queue) and isinstance(self._queue[0], HandCounted)
+        speed = self.settings.speed
+        if another and speed in ("slow", "normal"):
+            self._show_wait = True
+            self._refresh()
+            self._refresh_keys()
+            return
+        self._refresh()
+        wait = SPEEDS.get(speed, 0.0)
+        self._pace_timer = self.set_timer(wait * 2 if another else wait, self._drain)
+
+    def _show_on(self) -> None:
+        """⏎ during the show: on to the next hand (or, while a hand is said, to its total)."""
+        if self._show_wait:
+            self._show_wait = False
+            self._refresh_keys()
+            self._drain()
+        elif self._show_event is not None:
+            if self._pace_timer is not None:
+                self._pace_timer.stop()
+                self._pace_timer = None
+            self._hand_told()
 
     def _settle(self) -> None:
         """Look at the session again and decide what the player is asked."""
@@ -381,3 +605,20 @@ class CribbageApp(KeyHandling, TableDrawing):
         event.input.value = ""
         self.set_message("")
         self._step(Count(points))
+
+
+def _levels() -> list[str]:
+    """The computer levels, weakest first (as the start screen lists them)."""
+    known = list(known_levels())
+    order = list(LEVEL_DESCRIPTIONS)
+    return sorted(known, key=lambda name: order.index(name) if name in order else len(order))
+
+
+_PACED_NEXT = (CardPlayed, GoSaid, HandCounted)
+_SHOWN = (StarterTurned, CardPlayed, GoSaid, Scored, HandCounted, CountReset)
+
+
+def _paced(event: Event, following: Event) -> bool:
+    """Whether to wait between two events: something visible happened, and the next one is a
+    card, a go or a hand (so each lands on its own)."""
+    return isinstance(event, _SHOWN) and isinstance(following, _PACED_NEXT)

@@ -55,17 +55,21 @@ class KeyHandling(AppState):
         return super().get_key_display(binding)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self._too_small:  # nothing can be seen: only quitting (the game is saved)
+            return action == "quit"
         if len(self.screen_stack) > 1:  # the rules, the help or a question is up
             return action in ("quit", "help") and not isinstance(self.screen, HelpScreen)
         mode = self.mode
         if action in ("pick", "cursor", "hint"):
             return mode in (Mode.DISCARD, Mode.PLAY)
+        if action == "undo":
+            return mode in (Mode.DISCARD, Mode.PLAY, Mode.CUT, Mode.COUNT, Mode.PAUSE)
         if action in ("choose", "lay_away"):
             return mode is Mode.DISCARD
         if action == "play_cursor":
             return mode is Mode.PLAY
         if action == "continue":
-            return mode is Mode.PAUSE
+            return mode is Mode.PAUSE or self._show_wait or self._show_event is not None
         if action == "go":
             return mode is Mode.PLAY  # (with a playable card, g says why not)
         if action == "answer":
@@ -136,7 +140,10 @@ class KeyHandling(AppState):
         self._step(GO)
 
     def action_continue(self) -> None:
-        """After reading the show: deal on."""
+        """After reading the show: deal on (during the show: on to the next hand)."""
+        if self._show_wait or self._show_event is not None:
+            self._show_on()
+            return
         self._paused = False
         self.set_message("")
         self._drain()
@@ -149,6 +156,8 @@ class KeyHandling(AppState):
             if yes and self.rules is not None:
                 self.set_message("")
                 self._new_game(self.rules)
+            elif self.menu:
+                self._show_start()
             else:
                 self._quit_now()
 
@@ -170,26 +179,45 @@ class KeyHandling(AppState):
         return self._coach
 
     def action_hint(self) -> None:
-        """The expert's top choices for the decision at hand, with values and reasons."""
+        """The expert's best choice for the decision at hand, with its value and why; pressed
+        again at the same decision, the three best."""
         obs = self.obs
         if obs is None or self.session is None or self.session.waiting_for is None:
             self.set_message("No decision to give a hint for.")
             return
         log = self.query_one(EventLog)
-        lines = self.coach.hint_lines(obs)
-        log.add(Text("Hint:", style="bold magenta"))
+        again = self._hinted == obs  # h again at the same decision: the three best
+        self._hinted = obs
+        lines = self.coach.hint_lines(obs, top=3 if again else 1)
+        log.add(
+            Text("Hints:" if again else "Hint (h again: the three best):", style="bold magenta")
+        )
         for line in lines:
             log.add(Text(line, style="magenta"))
         self.set_message(lines[0])
 
+    def action_undo(self) -> None:
+        """Take back your last decision (and the computer's moves after it), as the terminal's
+        plain mode and the browser do: never when counting by hand with muggins. The game is
+        kept with its take-backs counted (its record and the history say so)."""
+        session = self.session
+        if session is None:
+            return
+        why = session.cannot_undo()
+        if why is not None:
+            self.set_message(f"Cannot take back: {why}.", error=True)
+            return
+        self._take_back()
+
     async def action_quit(self) -> None:
         """Quit; the session is saved (it autosaves after every step, and once more here)."""
-        if self.mode is Mode.BUSY and self.session is not None:
-            self._quit_after_step = True
+        if self.mode is Mode.BUSY and self.session is not None and not self._pacing:
+            self._quit_after_step = True  # (the engine is working: quit when it is done)
             return
         self._quit_now()
 
     def _quit_now(self) -> None:
+        self._stop_pacing()
         session = self.session
         message: str | None = None
         if session is not None and not session.is_over:

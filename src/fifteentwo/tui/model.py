@@ -20,8 +20,10 @@ from fifteentwo.actions import (
     Discarded,
     Event,
     GameOver,
+    GoSaid,
     HandCounted,
     MatchOver,
+    Reason,
     Scored,
     StarterTurned,
 )
@@ -76,6 +78,14 @@ class TableModel:
     game_over: GameOver | None = None
     match_over: MatchOver | None = None
     cut_for_deal: DealerChosen | None = None
+    viewer: int = 0
+    held: dict[int, int] = field(default_factory=dict)
+    """Cards each seat holds now, as the events tell it (shown while the app paces events)."""
+    hand: list[Card] = field(default_factory=list)
+    """The viewer's cards held now, as the events tell it."""
+    calls: list[tuple[int, str]] = field(default_factory=list)
+    """What was called at the table since the last card (``(seat, "fifteen for 2")``, ``go``,
+    a hand's spoken count), to announce next to the cards that made it."""
     _new_game: bool = False
 
     def __post_init__(self) -> None:
@@ -107,6 +117,10 @@ class TableModel:
             if event.dealer is not None:
                 self.dealer = event.dealer
         elif isinstance(event, Dealt):
+            mine = event.hands[self.viewer] if self.viewer < len(event.hands) else None
+            self.hand = list(mine or ())
+            self.held = {seat: len(self.hand) for seat in range(len(event.hands))}
+            self.calls = []
             self.dealer = event.dealer
             self.starter = None
             self.crib_size = event.pack_to_crib
@@ -116,18 +130,32 @@ class TableModel:
             self.last_deal = None
         elif isinstance(event, Discarded):
             self.crib_size += event.count
+            self.held[event.seat] = max(0, self.held.get(event.seat, 0) - event.count)
+            if event.seat == self.viewer and event.cards:
+                self.hand = [c for c in self.hand if c not in event.cards]
         elif isinstance(event, StarterTurned):
             self.starter = event.card
         elif isinstance(event, CardPlayed):
             self.pile.cards.append((event.seat, event.card))
             self.pile.count = event.count
+            self.held[event.seat] = max(0, self.held.get(event.seat, 0) - 1)
+            if event.seat == self.viewer and event.card in self.hand:
+                self.hand.remove(event.card)
+            self.calls = []
+        elif isinstance(event, GoSaid):
+            self.calls.append((event.seat, "go"))
         elif isinstance(event, CountReset):
             self.series.append(Series())
         elif isinstance(event, HandCounted):
             self.shown[(event.seat, event.crib)] = event
+            self.calls = [(event.seat, event.score().say())]
         elif isinstance(event, Scored):
             self.backs[event.side] = self.fronts[event.side]
             self.fronts[event.side] = event.score
+            if event.reason is Reason.PLAY:
+                self.calls.extend((event.seat, f"{i.kind} for {i.points}") for i in event.items())
+            elif event.reason in (Reason.GO, Reason.LAST_CARD, Reason.HIS_HEELS):
+                self.calls.append((event.seat, f"{event.reason} for {event.points}"))
         elif isinstance(event, DealDone):
             self.last_deal = event
         elif isinstance(event, GameOver):

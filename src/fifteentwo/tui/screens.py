@@ -60,6 +60,8 @@ HELP_TEXT = """\
   [b]?[/b]            this help
   [b]r[/b]            the rules of cribbage
   [b]h[/b]            a hint: the best choice here and why
+  [b]u[/b]            take back your last decision (not when counting
+                 by hand with muggins; the game notes take-backs)
   [b]q[/b]            quit; the game is saved
                  (resume with [b]cribbage play --resume[/b])
 

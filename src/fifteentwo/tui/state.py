@@ -16,6 +16,7 @@ from textual.timer import Timer
 from fifteentwo.actions import (
     Action,
     Event,
+    HandCounted,
 )
 from fifteentwo.app.coach import Coach
 from fifteentwo.app.describe import Describer
@@ -24,6 +25,7 @@ from fifteentwo.cards import Card
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.game import Observation
 from fifteentwo.rules import Rules
+from fifteentwo.store import Store
 from fifteentwo.tui.model import Mode, TableModel
 
 SAVED_MESSAGE = "Game saved; resume with cribbage play --resume"
@@ -45,6 +47,8 @@ class Settings:
     """Show the rules first; None asks "Do you need instructions?"."""
     coach: bool = False
     """Name the better choice at once after a discard or play that costs points."""
+    speed: str = "instant"
+    """How long to wait after each computer card, score and counted hand (`SPEEDS`)."""
 
     @classmethod
     def from_options(cls, options: object) -> Settings:
@@ -61,6 +65,7 @@ class Settings:
             explain=bool(getattr(options, "explain", False)),
             instructions=None if instructions is None else bool(instructions),
             coach=bool(getattr(options, "coach", False)),
+            speed=str(getattr(options, "speed", "instant")),
         )
 
 
@@ -73,6 +78,8 @@ class _StepResult:
     error: FifteenTwoError | None = None
     remark: str | None = None
     """The coach's note on the player's action, if it cost points."""
+    undone: bool = False
+    """The player took back a decision: the table is set again from the session."""
 
 
 MakeSession = Callable[[Rules], Session]
@@ -108,6 +115,7 @@ class AppState(App[int]):
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("r", "rules", "Rules"),
         Binding("h", "hint", "Hint"),
+        Binding("u", "undo", "Undo"),
         Binding("q", "quit", "Quit"),
     ]
 
@@ -120,12 +128,24 @@ class AppState(App[int]):
         resume: Session | None = None,
         *,
         threaded: bool = True,
+        menu: bool = False,
+        offer: Session | None = None,
+        store: Store | None = None,
     ) -> None:
         super().__init__()
         self.make_session = make_session
         self.options = options
         self.settings = Settings.from_options(options)
         self.resume = resume
+        self.menu = menu
+        """Open on the start screen (new game, continue, statistics, practice, rules, quit),
+        and come back to it after a game instead of quitting."""
+        self.offer = offer
+        """The saved game the start screen offers to continue."""
+        self.store = store
+        """The game store: remembered choices and the statistics (None: neither)."""
+        self.practice_seed: int | None = None
+        """Seed of the practice drills (None: a fresh deal each time; tests fix it)."""
         self.threaded = threaded
         """Run engine steps in a worker thread (off only for debugging)."""
         self.session: Session | None = None
@@ -148,6 +168,22 @@ class AppState(App[int]):
         self._quit_after_step = False
         self._live_keys: tuple[int, ...] = ()  # (live keys as 0/1, then the cards held)
         self._coach: Coach | None = None
+        self._too_small = False
+        """The window is below the minimum size: the table is hidden and keys wait."""
+        self._pace_timer: Timer | None = None
+        self._pacing = False
+        """Events are being shown one by one (`Settings.speed`): the table follows the events
+        (`TableModel`), not the engine's observation, which is already further on."""
+        self.lit: tuple[int, bool, frozenset[Card], str] | None = None
+        """The show, counted aloud: the hand being said (seat, is the crib), the cards of the
+        combination lit now and its words ("fifteen four")."""
+        self._show_steps: list[tuple[str, tuple[Card, ...]]] = []
+        self._show_index = 0
+        self._show_event: HandCounted | None = None
+        self._show_wait = False
+        """A hand of the show has been said: the next waits for ⏎."""
+        self._hinted: Observation | None = None
+        """The decision the last hint was for (h again there shows the three best)."""
 
     # --- what the parts call of each other (each is defined in one part) ---------------------
 
@@ -168,6 +204,25 @@ class AppState(App[int]):
 
     def _step(self, action: Action | None) -> None:
         raise NotImplementedError  # (defined by a part of the app: tui/app.py)
+
+    def _take_back(self) -> None:
+        raise NotImplementedError  # (defined by a part of the app: tui/app.py)
+
+    def _show_start(self) -> None:
+        raise NotImplementedError  # (defined by a part of the app: tui/app.py)
+
+    def _show_on(self) -> None:
+        raise NotImplementedError  # (defined by a part of the app: tui/app.py)
+
+    def _stop_pacing(self) -> None:
+        """Drop a pending paced step (a new table, a take-back, quitting)."""
+        if self._pace_timer is not None:
+            self._pace_timer.stop()
+            self._pace_timer = None
+        self._pacing = False
+        self._show_event = None
+        self._show_wait = False
+        self.lit = None
 
     def set_message(self, text: str, *, error: bool = False) -> None:
         raise NotImplementedError  # (defined by a part of the app: tui/app.py)

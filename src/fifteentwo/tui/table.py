@@ -135,6 +135,8 @@ class TableDrawing(AppState):
 
     def _showing(self) -> bool:
         """Whether hands are face up (the show, or its pause)."""
+        if self._pacing:  # (the show as far as it has been told)
+            return bool(self.model.shown)
         return self.mode in (Mode.PAUSE, Mode.OVER) or (
             self.obs is not None and self.obs.phase is Phase.SHOW
         )
@@ -163,11 +165,13 @@ class TableDrawing(AppState):
             shown = model.shown.get((seat, False))
             name = Text().append(describer.who(seat), self._seat_style(seat))
             if showing and shown is not None:
-                row.label = name + Text(f": {_shown_total(shown)}", style="bold")
-                row.cards = tuple(CardSpec(c) for c in shown.cards)
+                row.label = name + self._shown_label(shown)
+                row.cards = self._shown_cards(shown)
                 row.step = None
             else:
                 size = obs.hand_sizes[seat] if not self._paused else 0
+                if self._pacing:
+                    size = self.model.held.get(seat, size)
                 label = name.copy()
                 if dealt and n == 2:  # with more seats the crib's label names the dealer
                     if seat == model.dealer:
@@ -185,9 +189,9 @@ class TableDrawing(AppState):
             owner = "Crib"
         shown_crib = model.shown.get((dealer, True))
         if showing and shown_crib is not None:
-            crib.label = Text(f"{owner}: {_shown_total(shown_crib)}", style="bold")
-            crib.cards = tuple(CardSpec(c) for c in shown_crib.cards)
-            crib.step = FAN
+            crib.label = Text(owner, style="bold") + self._shown_label(shown_crib)
+            crib.cards = self._shown_cards(shown_crib)
+            crib.step = FAN if self.lit is None else None
         else:
             crib.label = Text(owner, style="bold")
             crib.cards = tuple(CardSpec() for _ in range(model.crib_size)) or (
@@ -197,7 +201,8 @@ class TableDrawing(AppState):
         # the starter
         if model.starter is not None:
             starter.label = Text("Starter", style="bold")
-            starter.cards = (CardSpec(model.starter),)
+            lit = self.lit is not None and model.starter in self.lit[2]
+            starter.cards = (CardSpec(model.starter, selected=lit),)
         else:
             starter.label = Text("Pack", style="bold")
             starter.cards = (CardSpec(),)
@@ -213,6 +218,8 @@ class TableDrawing(AppState):
             count = Text(f"Count {current.count}", style="bold")
             if current.count in (15, 31):
                 count.stylize("bold yellow")
+            if self._pacing and self.model.calls and not self.model.shown:
+                count.append(f"  {self._calls_text()}", style="bold yellow")  # next to the cards
             pile.label = count
             pile.cards = tuple(CardSpec(card) for _, card in current.cards) or (
                 CardSpec(empty=True),
@@ -229,6 +236,32 @@ class TableDrawing(AppState):
                     line.append(" ")
                 line.append(f"({series.count})", style="dim")
         earlier.update(line)
+
+    def _shown_label(self, shown: HandCounted) -> Text:
+        """``: 8`` after a shown hand's name, or, while it is said, the words so far."""
+        lit = self.lit
+        if lit is not None and (lit[0], lit[1]) == (shown.seat, shown.crib):
+            return Text(f": {lit[3]}", style="bold yellow")
+        if self._show_event is not None and self._show_event is shown:
+            return Text("")
+        return Text(f": {_shown_total(shown)}", style="bold")
+
+    def _shown_cards(self, shown: HandCounted) -> tuple[CardSpec, ...]:
+        """A shown hand's cards, those of the combination being said lit (and dimmed the
+        others of that hand, so the lit ones stand out)."""
+        lit = self.lit
+        if lit is None or (lit[0], lit[1]) != (shown.seat, shown.crib):
+            return tuple(CardSpec(c) for c in shown.cards)
+        return tuple(CardSpec(c, selected=c in lit[2], dimmed=c not in lit[2]) for c in shown.cards)
+
+    def _calls_text(self) -> str:
+        """``Computer: fifteen for 2, go for 1`` or ``You: fifteen two ... is six``: what
+        was called at the table since the last card, by whoever called last."""
+        if not self.model.calls:
+            return ""
+        seat, _ = self.model.calls[-1]
+        said = ", ".join(text for who, text in self.model.calls if who == seat)
+        return f"{self._who(seat)}: {said}"
 
     def _seat_style(self, seat: int) -> Style:
         rules = self.rules
@@ -260,11 +293,12 @@ class TableDrawing(AppState):
             label.append(" to count, with the starter", style="bold")
             cards = tuple(CardSpec(c) for c in obs.to_count)
         elif self._showing() and shown is not None:
-            label = Text().append("Your hand", style)
-            label.append(f": {_shown_total(shown)}", style="bold")
-            cards = tuple(CardSpec(c) for c in shown.cards)
+            label = Text().append("Your hand", style) + self._shown_label(shown)
+            cards = self._shown_cards(shown)
         elif self._paused:
             cards = ()
+        elif self._pacing:  # the cards as the events so far leave them
+            cards = tuple(CardSpec(c) for c in self.model.hand)
         elif mode is Mode.OVER and obs.kept:  # the game ended before this hand was shown
             label.append(" · not counted", style="dim")
             cards = tuple(CardSpec(c) for c in obs.kept)
@@ -297,6 +331,10 @@ class TableDrawing(AppState):
         bold = Style(bold=True)
         if mode is Mode.START or obs is None or rules is None or describer is None:
             return Text("Welcome to cribbage.", style=bold)
+        if self._show_wait:
+            return Text("The show: ⏎ for the next hand.", style=bold)
+        if self._show_event is not None:
+            return Text("The show: ⏎ to skip to the total.", style=Style(dim=True))
         if mode is Mode.BUSY:
             return Text("")
         n = len(obs.hand)

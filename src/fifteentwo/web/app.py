@@ -33,7 +33,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from fifteentwo import __version__
 from fifteentwo.app.options import default_level, known_levels
 from fifteentwo.errors import FifteenTwoError
+from fifteentwo.rules import find_rules
 from fifteentwo.store import Store, open_store
+from fifteentwo.web.accounts import Accounts, server_secret
+from fifteentwo.web.bus import Bus, open_bus
 from fifteentwo.web.games import GameHub, Refused, WebGame
 from fifteentwo.web.protocol import (
     MAX_MESSAGE_BYTES,
@@ -42,12 +45,17 @@ from fifteentwo.web.protocol import (
     CoachMessage,
     HelloMessage,
     HintMessage,
+    JoinMessage,
     NewGameRequest,
     PingMessage,
+    RematchMessage,
     StateMessage,
     UndoMessage,
+    first_error,
     parse_client_message,
 )
+from fifteentwo.web.social import social_routes
+from fifteentwo.web.tables import TableHub
 
 __all__ = ["create_app"]
 
@@ -119,6 +127,7 @@ class Connection:
     def __init__(self, websocket: WebSocket) -> None:
         self.websocket = websocket
         self.seat = -1
+        self.table: str | None = None
         self._lock = asyncio.Lock()
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -136,21 +145,56 @@ def error(code: str, message: str) -> dict[str, Any]:
 
 
 def create_app(
-    store: Callable[[], Store] | Store | str | Path | None = None, *, workers: int = 4
+    store: Callable[[], Store] | Store | str | Path | None = None,
+    *,
+    workers: int = 4,
+    redis: str | None = None,
+    secret: str | None = None,
+    table_tick: float = 1.0,
 ) -> Starlette:
     """The application. ``store`` is where games are kept: None for the default store, a path
     or URL for `fifteentwo.store.open_store`, an open `Store` (closed when the application
-    stops), or a function that opens one (called when the application starts)."""
+    stops), or a function that opens one (called when the application starts). ``redis``
+    (a ``redis://`` URL) lets several processes serve the same tables; ``secret`` signs the
+    cookies (default: one kept in the store); ``table_tick`` is how often away seats and turn
+    timers are looked at, in seconds."""
     hub = GameHub(_store_opener(store), workers=workers)
+    parts: dict[str, Any] = {}
+
+    def tables() -> TableHub:
+        found: TableHub = parts["tables"]
+        return found
+
+    def accounts() -> Accounts:
+        found: Accounts = parts["accounts"]
+        return found
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
+        bus: Bus = open_bus(redis)
+        check = getattr(bus, "check", None)
+        if check is not None:
+            await check()
+        key = await hub.store_call(server_secret, hub.store, secret)
+        parts["accounts"] = Accounts(hub.store, key)
+        parts["tables"] = table_hub = TableHub(
+            lambda: hub.store,
+            bus,
+            run=hub.compute,
+            store_call=hub.store_call,
+            tick=table_tick,
+        )
+        await bus.start(table_hub.on_bus)
         sweeper = asyncio.create_task(hub.run_sweeper())
+        table_sweeper = asyncio.create_task(table_hub.run_sweeper())
         try:
             yield
         finally:
             sweeper.cancel()
+            table_sweeper.cancel()
+            await table_hub.drain()
+            await bus.close()
             await hub.close()
 
     async def index(request: Request) -> Response:
@@ -161,7 +205,10 @@ def create_app(
         return JSONResponse(
             {
                 "version": __version__,
-                "variants": [{"name": v, "label": _VARIANT_LABELS[v]} for v in VARIANTS],
+                "variants": [
+                    {"name": v, "label": _VARIANT_LABELS[v], "players": find_rules(v).players}
+                    for v in VARIANTS
+                ],
                 "levels": levels,
                 "default_level": default_level(),
             }
@@ -175,7 +222,7 @@ def create_app(
             req = NewGameRequest.model_validate_json(body)
             game_id, token = await hub.create(req)
         except ValidationError as exc:
-            return _bad("bad_request", _first_error(exc))
+            return _bad("bad_request", first_error(exc))
         except Refused as exc:
             return _bad(exc.code, str(exc))
         except FifteenTwoError as exc:
@@ -214,7 +261,10 @@ def create_app(
                     reply: dict[str, Any] | None = error("bad_message", "send JSON text frames")
                 else:
                     try:
-                        reply, game = await _handle(hub, conn, game, text)
+                        if conn.table is not None or '"join"' in text:
+                            reply = await _handle_table(tables(), conn, text)
+                        else:
+                            reply, game = await _handle(hub, conn, game, text)
                     except Refused as exc:
                         reply = error(exc.code, str(exc))
                     except FifteenTwoError as exc:
@@ -234,8 +284,14 @@ def create_app(
         finally:
             if game is not None:
                 hub.leave(game, conn)
+            if conn.table is not None:
+                tables().detach(tables().leave(conn.table, conn))
 
     routes = [
+        *social_routes(tables, accounts, hub.compute),
+        Route("/t/{table}", index),
+        Route("/t/{table}/watch/{token}", index),
+        Route("/leaderboard", index),
         Route("/", index),
         Route("/history", index),
         Route("/review/{row:int}", index),
@@ -267,7 +323,7 @@ async def _handle(
     try:
         msg = parse_client_message(text)
     except ValidationError as exc:
-        return error("bad_message", _first_error(exc)), game
+        return error("bad_message", first_error(exc)), game
     except ValueError as exc:
         return error("too_large" if "longer" in str(exc) else "bad_message", str(exc)), game
     if isinstance(msg, HelloMessage):
@@ -297,6 +353,39 @@ async def _handle(
     return error("bad_message", "unknown message"), game
 
 
+async def _handle_table(tables: TableHub, conn: Connection, text: str) -> dict[str, Any] | None:
+    """One message of a table's connection: join first, then act, rematch, state, ping."""
+    try:
+        msg = parse_client_message(text)
+    except ValidationError as exc:
+        return error("bad_message", first_error(exc))
+    except ValueError as exc:
+        return error("too_large" if "longer" in str(exc) else "bad_message", str(exc))
+    if isinstance(msg, JoinMessage):
+        if conn.table is not None:
+            return error("bad_message", "this connection has joined a table already")
+        state = await tables.join(msg.table, msg.token, conn)
+        conn.table = msg.table
+        return state
+    if isinstance(msg, PingMessage):
+        return {"type": "pong"}
+    if conn.table is None:
+        return error("not_joined", "join a table with its id and a token first")
+    if isinstance(msg, ActMessage):
+        if conn.seat < 0:
+            return error("not_your_turn", "spectators watch; they do not play")
+        await tables.act(conn.table, conn.seat, msg.decision, msg.action)
+        return None
+    if isinstance(msg, RematchMessage):
+        if conn.seat < 0:
+            return error("not_your_turn", "spectators watch; they do not play")
+        await tables.rematch(conn.table, conn.seat)
+        return None
+    if isinstance(msg, StateMessage):
+        return tables.state(await tables.load(conn.table), conn.seat, log=True)
+    return error("bad_message", "at a table: act, rematch, state or ping")
+
+
 async def _body(request: Request) -> bytes | Response:
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
@@ -318,15 +407,6 @@ def _player(request: Request) -> str | None:
 
 def _bad(code: str, message: str, status: int = 400) -> Response:
     return JSONResponse(error(code, message), status_code=status)
-
-
-def _first_error(exc: ValidationError) -> str:
-    errors = exc.errors()
-    if not errors:
-        return "invalid message"
-    first = errors[0]
-    where = ".".join(str(p) for p in first.get("loc", ()))
-    return f"{where}: {first.get('msg', 'invalid')}"[:200] if where else str(first.get("msg"))
 
 
 assert MAX_MESSAGE_BYTES < 65536  # uvicorn's ws_max_size is set above it in cli/serve.py

@@ -553,7 +553,7 @@ class GameHub:
 
 def _hints(coach: Coach, obs: Any) -> tuple[list[str], dict[str, Any] | None]:
     """The coach's lines and its best choice (for the page to point at)."""
-    lines = coach.hint_lines(obs)
+    lines = coach.hint_lines(obs, top=3)  # (the page marks the best on the cards too)
     ranked = coach.ranking(obs) if obs.legal and obs.phase.value in ("discard", "play") else []
     return lines, action_json(ranked[0].action) if ranked else None
 

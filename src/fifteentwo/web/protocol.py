@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+)
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -17,7 +24,12 @@ __all__ = [
     "ActMessage",
     "ClientMessage",
     "HelloMessage",
+    "JoinMessage",
     "NewGameRequest",
+    "NewTableRequest",
+    "RematchMessage",
+    "SitRequest",
+    "first_error",
     "parse_client_message",
 ]
 
@@ -92,6 +104,20 @@ class HelloMessage(_Strict):
     token: Secret
 
 
+class JoinMessage(_Strict):
+    """Join a table: a seat with its seat token, or as a spectator with the watch token."""
+
+    type: Literal["join"]
+    table: Secret
+    token: Secret
+
+
+class RematchMessage(_Strict):
+    """At a finished table: play again (it starts when every person asked; the loser deals)."""
+
+    type: Literal["rematch"]
+
+
 class ActMessage(_Strict):
     """Make the pending decision. ``decision`` is the number the last state carried, so a
     replayed or duplicated message (an older number) is refused."""
@@ -135,6 +161,8 @@ class PingMessage(_Strict):
 
 ClientMessage = Annotated[
     HelloMessage
+    | JoinMessage
+    | RematchMessage
     | ActMessage
     | HintMessage
     | UndoMessage
@@ -168,6 +196,38 @@ class NewGameRequest(_Strict):
     """Cut the pack yourself (choose how deep) instead of at random."""
     player: Secret | None = None
     """The browser's own random key: games and history are listed per key."""
+
+
+class TableSeatSpec(_Strict):
+    """One seat of a new table: a person (filled by link) or a computer of some level."""
+
+    kind: Literal["person", "computer"]
+    level: (
+        Annotated[str, StringConstraints(min_length=1, max_length=20, pattern=r"^[a-z]+$")] | None
+    ) = None
+
+
+class NewTableRequest(_Strict):
+    """``POST /api/tables``: a table to create (the creator takes the first person seat)."""
+
+    variant: Literal["standard", "short", "five-card", "three-player", "four-player"] = "standard"
+    seats: list[TableSeatSpec] = Field(min_length=2, max_length=4)
+    away_seconds: int = Field(default=120, ge=1, le=86_400)
+    """How long a person may be away before ``away_action`` happens."""
+    away_action: Literal["computer", "adjourn"] = "computer"
+    """A computer takes the away person's seat (until they return), or the game is adjourned."""
+    turn_seconds: int | None = Field(default=None, ge=5, le=3_600)
+    """A turn timer: after this long a computer makes the pending decision."""
+    name: Annotated[str, StringConstraints(max_length=40)] = ""
+    player: Secret | None = None
+
+
+class SitRequest(_Strict):
+    """``POST /api/tables/{id}/sit``: take a free seat (the first free one if ``seat`` is None)."""
+
+    seat: int | None = Field(default=None, ge=0, le=3)
+    name: Annotated[str, StringConstraints(max_length=40)] = ""
+    player: Secret | None = None
 
 
 # --- what the server sends (documented shapes; built by `web.games`) -----------------------------
@@ -211,3 +271,13 @@ class ServerEvents(BaseModel):
     events: list[dict[str, Any]]
     remark: str | None = None
     think_ms: float = 0.0
+
+
+def first_error(exc: ValidationError, empty: str = "invalid message") -> str:
+    """A validation failure in one line: where, and what is wrong (at most 200 characters)."""
+    errors = exc.errors()
+    if not errors:
+        return empty
+    first = errors[0]
+    where = ".".join(str(p) for p in first.get("loc", ()))
+    return f"{where}: {first.get('msg', 'invalid')}"[:200] if where else str(first.get("msg"))

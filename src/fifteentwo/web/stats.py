@@ -2,7 +2,8 @@
 
 Nothing here scores a hand or judges a move: the totals come from the store, points per deal
 from the game records the engine wrote, and the review from `analysis.review` (discards by the
-exact discard analysis, plays by the expert's own ranking, as ``cribbage review`` does).
+coach's ranking, the expert's, for discards and plays alike, as ``cribbage review`` and the
+hints do: one verdict per decision).
 """
 
 from __future__ import annotations
@@ -10,41 +11,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from fifteentwo.actions import Play
-from fifteentwo.analysis.review import PlayEvaluator, review_record
-from fifteentwo.cards import Card
-from fifteentwo.game import Observation
-from fifteentwo.players import load_player
+from fifteentwo.analysis.review import UNIT_NOTE, loss_text, review_record
+from fifteentwo.app.coach import Coach
+from fifteentwo.app.statistics import Statistics, compute_statistics
 from fifteentwo.store import Totals
 
 __all__ = ["history_json", "review_json", "role_points"]
 
 
-def role_points(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, float]]:
-    """The human's points per deal as dealer and as pone (any non-dealer), pegged and counted,
-    from the finished games' records."""
-    sums = {role: {"deals": 0, "pegged": 0, "counted": 0} for role in ("dealer", "pone")}
-    for row in rows:
-        me = row.get("human_seat")
-        record = row.get("record")
-        if me is None or not isinstance(record, dict):
-            continue
-        for deal in record.get("deals", ()):
-            role = "dealer" if deal.get("dealer") == me else "pone"
-            sums[role]["deals"] += 1
-            for p in deal.get("points", ()):
-                if p.get("seat") != me:
-                    continue
-                key = "counted" if p.get("reason") in ("hand", "crib") else "pegged"
-                sums[role][key] += int(p.get("points", 0))
+def role_points(stats: Statistics) -> dict[str, dict[str, float]]:
+    """The human's points per deal as dealer and as pone (any non-dealer), pegged and counted
+    (hand and crib), from `fifteentwo.app.statistics` (which reads the games' records)."""
     out: dict[str, dict[str, float]] = {}
-    for role, s in sums.items():
-        n = s["deals"]
-        out[role] = {
-            "deals": n,
-            "pegged": round(s["pegged"] / n, 2) if n else 0.0,
-            "counted": round(s["counted"] / n, 2) if n else 0.0,
-            "total": round((s["pegged"] + s["counted"]) / n, 2) if n else 0.0,
+    for role in stats.roles:
+        out[role.role] = {
+            "deals": role.deals,
+            "pegged": round(role.pegging, 2),
+            "counted": round(role.hand + role.crib, 2),
+            "total": round(role.total, 2),
         }
     return out
 
@@ -58,6 +42,7 @@ def history_json(rows: Sequence[dict[str, Any]], totals: Sequence[Totals]) -> di
             {
                 "id": row.get("id"),
                 "variant": row.get("variant"),
+                "kind": row.get("kind"),
                 "levels": row.get("levels"),
                 "scores": list(row.get("scores") or ()),
                 "won": row.get("won"),
@@ -75,27 +60,19 @@ def history_json(rows: Sequence[dict[str, Any]], totals: Sequence[Totals]) -> di
         decided = t.wins + t.losses
         data["win_rate"] = round(t.wins / decided, 3) if decided else None
         table.append(data)
-    return {"games": games, "totals": table, "roles": role_points(rows)}
-
-
-def expert_evaluator() -> PlayEvaluator:
-    """Plays judged by the expert's own ranking (its pegging search), as ``cribbage review``."""
-    player = load_player("expert", seed=0)
-
-    def evaluate(obs: Observation) -> list[tuple[Card | None, float, bool]]:
-        out: list[tuple[Card | None, float, bool]] = []
-        for hint in player.rank(obs):
-            card = hint.action.card if isinstance(hint.action, Play) else None
-            out.append((card, hint.value, hint.is_win))
-        return out
-
-    return evaluate
+    stats = compute_statistics(rows)
+    return {
+        "games": games,
+        "totals": table,
+        "roles": role_points(stats),
+        "statistics": stats.to_json(),
+    }
 
 
 def review_json(row: dict[str, Any]) -> dict[str, Any]:
     """The review of a finished game: per-player totals, mistakes worst first, luck per deal,
     the win-probability curve (drawn by the page), and the human's seat."""
-    review = review_record(row["record"], play_evaluator=expert_evaluator())
+    review = review_record(row["record"], evaluator=Coach().evaluate)
     data = review.to_json()
     data["mistakes"] = [
         {
@@ -105,11 +82,13 @@ def review_json(row: dict[str, Any]) -> dict[str, Any]:
             "kind": d.kind,
             "chosen": d.chosen,
             "best": d.best,
-            "loss": round(d.loss, 3),
-            "win_loss": None if d.win_loss is None else round(d.win_loss, 4),
+            "loss": round(d.loss, 4),
+            "unit": d.unit,
+            "cost": loss_text(d.loss, d.is_win),
         }
         for d in review.mistakes()
     ]
+    data["unit_note"] = UNIT_NOTE
     data["human_seat"] = row.get("human_seat")
     data["id"] = row.get("id")
     data["variant"] = row.get("variant")

@@ -1,9 +1,14 @@
 // The browser game. The server is the referee: this page sends intentions and draws what the
 // server says (docs/web.md). It keeps no rules: legal moves, scores, counts and the words of
-// every count come from the server. Pages: #/ (new game), #/game/ID, #/history, #/review/ID.
+// every count come from the server. Pages: #/ (new game), #/game/ID, #/history, #/review/ID,
+// and for tables with friends (tables.js) #/table/ID, #/watch/ID/TOKEN, #/account, #/leaderboard.
 
 import { backElement, cardElement, cardName, cardShort } from "./cards.js";
 import { showHistory, showReview } from "./review.js";
+import {
+  accountPage, leaderboardPage, listTables, refreshAccountNav, renderTablePanel,
+  setupTableForm, sitPage, tableTokens,
+} from "./tables.js";
 
 const $ = (id) => document.getElementById(id);
 const SPEEDS = { slow: 1.8, normal: 1, fast: 0.4, instant: 0 };
@@ -50,7 +55,10 @@ function applySpeed() {
 const game = {
   id: null, token: null, ws: null, state: null, queue: Promise.resolve(), retry: 0,
   selected: new Set(), busy: false, closing: false, names: [], focus: 0,
+  mode: "game",  // "game" (against the computer), "table" (a seat at a table) or "watch"
 };
+const atTable = () => game.mode !== "game";
+const watching = () => game.mode === "watch";
 
 function tokens() { return store.get("games", {}); }
 function remember(id, token) { const t = tokens(); t[id] = token; store.set("games", t); }
@@ -63,7 +71,8 @@ function connect() {
   game.ws = ws;
   ws.onopen = () => {
     game.retry = 0;
-    ws.send(JSON.stringify({ type: "hello", game: game.id, token: game.token }));
+    if (atTable()) ws.send(JSON.stringify({ type: "join", table: game.id, token: game.token }));
+    else ws.send(JSON.stringify({ type: "hello", game: game.id, token: game.token }));
   };
   ws.onmessage = (e) => {
     const msg = JSON.parse(e.data);
@@ -92,7 +101,14 @@ function act(action) {
 async function receive(msg) {
   $("conn").hidden = true;
   if (msg.type === "state") {
-    const first = !game.state;
+    if (!msg.view) {  // a table still filling its seats
+      game.state = msg;
+      game.names = msg.names;
+      game.busy = false;
+      renderWaitingRoom(msg);
+      return;
+    }
+    const first = !game.state || !game.state.view;
     if (msg.log) setLog(msg.log);
     if (!first && msg.events.length) await animate(msg.events);
     game.dealing = msg.events.some((e) => e.type === "dealt") && factor() > 0;
@@ -104,10 +120,18 @@ async function receive(msg) {
     else if (msg.events.length) $("remark").hidden = true;
     render();
     if (msg.over) gameOver(msg);
+    else $("over").hidden = true;
   } else if (msg.type === "hint") {
     showHint(msg);
   } else if (msg.type === "error") {
     game.busy = false;
+    if (msg.code === "no_table") {
+      $("status-line").textContent = "This link does not open a table: it is closed, or the link is wrong.";
+      game.closing = true;
+      game.ws.close();
+      game.id = null;
+      return;
+    }
     if (msg.code === "no_game") {
       forget(game.id);
       $("status-line").textContent = "This game is no longer in progress: it is finished or was abandoned. ";
@@ -137,6 +161,8 @@ function render() {
   if (!s) return;
   const v = s.view;
   $("page-game").dataset.phase = v.phase;
+  $("page-game").classList.toggle("watching", watching());
+  renderTablePanel(s.table ?? null, s.you, game.names);
   renderOpponents(v);
   renderCentre(v.pile, v.count, v.starter, v);
   renderBoard(s.pegs.front, s.pegs.back, v);
@@ -158,8 +184,11 @@ function render() {
 function renderOpponents(v) {
   const box = $("opponents");
   box.innerHTML = "";
-  for (let i = 1; i < v.players; i++) {
-    const seat = (v.seat + i) % v.players;
+  const away = new Set((game.state.table?.seats ?? []).filter((s) => s.away).map((s) => s.seat));
+  const others = watching()
+    ? Array.from({ length: v.players }, (_, i) => i)
+    : Array.from({ length: v.players - 1 }, (_, i) => (v.seat + i + 1) % v.players);
+  for (const seat of others) {
     const div = document.createElement("div");
     div.className = "seat" + (v.to_move === seat ? " to-move" : "");
     div.dataset.seat = seat;
@@ -173,6 +202,12 @@ function renderOpponents(v) {
     score.className = "score";
     score.textContent = String(v.scores[side]);
     name.append(score);
+    if (away.has(seat)) {
+      const mark = document.createElement("span");
+      mark.className = "seat-away";
+      mark.textContent = "away";
+      name.append(mark);
+    }
     const backs = document.createElement("div");
     backs.className = "backs";
     backs.setAttribute("aria-label", `${seatName(seat)} holds ${v.hand_sizes[seat]} cards`);
@@ -270,6 +305,7 @@ function renderBoard(fronts, backs, v) {
 
 function sideLabel(v, side) {
   if (!v.partnerships) return seatName(side);
+  if (watching()) return `${seatName(side)} & ${seatName(side + 2)}`;
   return side === v.side ? "Us" : "Them";
 }
 
@@ -392,6 +428,8 @@ function renderControls() {
     if (!$("cut-input").value) $("cut-input").value = Math.round((legal.cut[0] + legal.cut[1]) / 2);
   }
   $("btn-hint").disabled = !mine || !(legal.discard || legal.play);
+  for (const id of ["btn-hint", "btn-undo"]) $(id).hidden = atTable();
+  $("coach-toggle").closest("label").hidden = atTable();
   $("btn-undo").disabled = !s.can_undo || game.busy;
   document.querySelector(".me").classList.toggle("to-move", s.waiting);
   const page = $("page-game");
@@ -415,6 +453,7 @@ function renderControls() {
     prompt = `Count ${what}: ${v.to_count.map(cardShort).join(" ")} with ${cardShort(v.starter)}`;
   } else if (s.waiting && legal.muggins) prompt = `Muggins: ${v.pending_claim} points were missed. Take them?`;
   else if (s.waiting && legal.cut) prompt = "Cut the pack";
+  else if (watching()) prompt = `Watching: ${seatName(v.to_move ?? 0)} to move`;
   else if (!s.waiting) prompt = `Waiting for ${seatName(v.to_move ?? 0)}…`;
   $("prompt").textContent = prompt;
   $("status-line").textContent = statusText(v);
@@ -601,14 +640,35 @@ function showHint(msg) {
 function gameOver(s) {
   const v = s.view;
   const mineWon = v.scores[v.side] >= v.target;
-  $("over-title").textContent = mineWon ? "You win!" : "You lose";
+  const winner = v.scores.findIndex((x) => x >= v.target);
+  $("over-title").textContent = watching() ? `${sideLabel(v, winner)} won` : mineWon ? "You win!" : "You lose";
   const scores = Array.from({ length: v.sides }, (_, i) => `${sideLabel(v, i)} ${v.scores[i]}`);
   $("over-text").textContent = scores.join(", ");
   const review = $("over-review");
   if (s.finished.length) { review.href = `#/review/${s.finished[s.finished.length - 1]}`; review.hidden = false; }
   else review.hidden = true;
   $("over").hidden = false;
-  forget(game.id);
+  $("btn-rematch").hidden = !atTable() || watching();
+  $("btn-rematch").disabled = false;
+  const asked = (s.table?.seats ?? []).filter((x) => x.rematch).map((x) => seatName(x.seat));
+  $("rematch-note").textContent = atTable()
+    ? (asked.length ? `Rematch asked by ${asked.join(", ")}; the loser deals first.` : "A rematch starts when every person asks; the loser deals first.")
+    : "";
+  if (!atTable()) forget(game.id);
+}
+
+// A table waiting for its seats to fill: who is there, and the links to share.
+function renderWaitingRoom(msg) {
+  $("page-game").dataset.phase = "waiting";
+  $("page-game").dataset.ready = "0";
+  renderTablePanel(msg.table, msg.you, msg.names);
+  const free = msg.table.seats.filter((x) => !x.taken).length;
+  $("status-line").textContent = msg.table.status === "open"
+    ? `Waiting for ${free} more ${free === 1 ? "person" : "people"}: send them the seat link.`
+    : `Table ${msg.table.status}.`;
+  $("prompt").textContent = "";
+  $("hand").innerHTML = "";
+  $("opponents").innerHTML = "";
 }
 
 // --- controls and keys --------------------------------------------------------------------------
@@ -632,6 +692,11 @@ function bindControls() {
     if (Number.isInteger(n)) act({ kind: "cut", depth: n });
   };
   $("btn-hint").onclick = () => send({ type: "hint" });
+  $("btn-rematch").onclick = () => {
+    $("btn-rematch").disabled = true;
+    $("rematch-note").textContent = "Waiting for the others to agree…";
+    send({ type: "rematch" });
+  };
   $("btn-undo").onclick = () => {
     if (game.state) { game.busy = true; send({ type: "undo", decision: game.state.decision }); }
   };
@@ -687,6 +752,8 @@ async function homePage() {
   showPage("home");
   leaveGame();
   const options = await api("/api/options");
+  setupTableForm(options, api);
+  listTables();
   const variant = $("opt-variant"), level = $("opt-level");
   if (!variant.options.length) {
     for (const v of options.variants) variant.append(new Option(v.label, v.name));
@@ -734,14 +801,16 @@ async function startGame(event) {
   }
 }
 
-function gamePage(id) {
-  const token = tokens()[id];
+function gamePage(id, mode = "game", given = null) {
+  const token = given ?? (mode === "game" ? tokens()[id] : tableTokens()[id]?.token);
   showPage("game");
   if (!token) { $("status-line").textContent = "This browser does not hold that game."; return; }
-  if (game.id === id && game.ws) return;
+  if (game.id === id && game.ws && game.mode === mode) return;
   leaveGame();
-  Object.assign(game, { id, token, state: null, busy: false, queue: Promise.resolve(), retry: 0 });
-  store.set("current", id);
+  Object.assign(game, { id, token, mode, state: null, busy: false, queue: Promise.resolve(), retry: 0 });
+  $("table-panel").hidden = true;
+  $("page-game").classList.toggle("watching", mode === "watch");
+  if (mode === "game") store.set("current", id);
   $("over").hidden = true; $("show").hidden = true; $("hint-box").hidden = true; $("remark").hidden = true;
   $("log").innerHTML = "";
   connect();
@@ -757,6 +826,12 @@ async function route() {
   const parts = hash.slice(2).split("/");
   try {
     if (parts[0] === "game" && parts[1]) gamePage(parts[1]);
+    else if (parts[0] === "table" && parts[1]) {
+      if (tableTokens()[parts[1]]?.token) gamePage(parts[1], "table");
+      else { leaveGame(); showPage("sit"); await sitPage(parts[1], api, (id) => gamePage(id, "table")); }
+    } else if (parts[0] === "watch" && parts[1] && parts[2]) gamePage(parts[1], "watch", decodeURIComponent(parts[2]));
+    else if (parts[0] === "account") { leaveGame(); showPage("account"); await accountPage(api); }
+    else if (parts[0] === "leaderboard") { leaveGame(); showPage("leaderboard"); await leaderboardPage(api); }
     else if (parts[0] === "history") { leaveGame(); showPage("history"); await showHistory($("history-body"), api); }
     else if (parts[0] === "review" && parts[1]) { leaveGame(); showPage("review"); await showReview($("review-body"), api, parts[1]); }
     else await homePage();
@@ -771,8 +846,13 @@ function start() {
   $("new-game").addEventListener("submit", startGame);
   window.addEventListener("hashchange", route);
   const path = location.pathname;
-  if (path.startsWith("/review/")) location.hash = `#/review/${path.split("/")[2]}`;
+  const bits = path.split("/");
+  if (path.startsWith("/review/")) location.hash = `#/review/${bits[2]}`;
   else if (path === "/history") location.hash = "#/history";
+  else if (path === "/leaderboard") location.hash = "#/leaderboard";
+  else if (bits[1] === "t" && bits[2] && bits[3] === "watch" && bits[4]) location.hash = `#/watch/${bits[2]}/${bits[4]}`;
+  else if (bits[1] === "t" && bits[2]) location.hash = `#/table/${bits[2]}`;
+  refreshAccountNav(api);
   route();
 }
 

@@ -77,16 +77,15 @@ export async function showReview(box, api, id) {
   box.append(h("h2", {}, "Mistakes"));
   const mine = r.human_seat === null ? r.mistakes : r.mistakes.filter((m) => m.seat === r.human_seat);
   if (!mine.length) box.append(h("p", {}, "No mistakes worth flagging."));
-  else box.append(table(["deal", "kind", "you chose", "best", "points lost", "win % lost"],
-    mine.slice(0, 30).map((m) => [m.deal, m.kind, cards(m.chosen), cards(m.best), `−${m.loss.toFixed(2)}`,
-      m.win_loss === null ? "–" : `−${(100 * m.win_loss).toFixed(1)}`])));
+  else box.append(table(["deal", "kind", "you chose", "best", "cost"],
+    mine.slice(0, 30).map((m) => [m.deal, m.kind, cards(m.chosen), cards(m.best), m.cost])));
   box.append(h("h2", {}, "Luck by deal"));
   box.append(table(["deal", "dealer", "scores after", ...r.players.map((p) => `luck ${p}`)],
     r.deals.map((d) => [d.number, r.players[d.dealer], d.scores_after.join("–"),
       ...d.luck.map((x) => (x >= 0 ? "+" : "") + x.toFixed(1))])));
   box.append(h("h2", {}, `Win probability of ${r.players[0]}`));
   if (r.win_curve.length) box.append(graph(r.win_curve, r.players[0]));
-  for (const note of r.notes) box.append(h("p", { class: "note" }, `Note: ${note}`));
+  for (const note of [...r.notes, r.unit_note]) box.append(h("p", { class: "note" }, `Note: ${note}`));
 }
 
 function graph(curve, name) {

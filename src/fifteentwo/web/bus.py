@@ -1,0 +1,112 @@
+"""How a change to a table reaches the other server processes: a message bus.
+
+`LocalBus` is for one process (nothing to send). `RedisBus` publishes each changed table's id
+and new version on a Redis pub/sub channel and calls back for those other processes published,
+so players of one table may be connected to different processes. Only ids and versions cross
+the bus; every process reads the table itself from the shared store, so a lost message costs a
+refresh, never a move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any, Final
+
+__all__ = ["CHANNEL", "Bus", "LocalBus", "RedisBus", "open_bus"]
+
+CHANNEL: Final = "fifteentwo:tables"
+_log = logging.getLogger("fifteentwo.web")
+
+Handler = Callable[[str, int], Awaitable[None]]
+"""Called with a table's id and the version another process wrote (it must return quickly:
+messages are handled one after another)."""
+
+
+class Bus:
+    """The interface: publish a table's id and new version; `start` calls ``handler`` for
+    others'."""
+
+    async def start(self, handler: Handler) -> None:
+        """Begin listening (a no-op for one process)."""
+
+    async def publish(self, table_id: str, version: int) -> None:
+        """Tell the other processes that this table changed (it is now at ``version``)."""
+
+    async def close(self) -> None:
+        """Stop listening and close connections."""
+
+
+class LocalBus(Bus):
+    """One server process: every connection is local, there is nobody else to tell."""
+
+
+class RedisBus(Bus):
+    """Redis pub/sub (redis-py's asyncio client); reconnects with back-off if Redis restarts."""
+
+    def __init__(self, url: str) -> None:
+        import redis.asyncio as redis
+
+        self.url = url
+        self.me = f"{os.getpid()}-{secrets.token_hex(4)}"
+        self._redis: Any = redis.from_url(url, socket_connect_timeout=5)
+        self._task: asyncio.Task[None] | None = None
+
+    async def check(self) -> None:
+        """Fail now, in one line, if Redis cannot be reached."""
+        await self._redis.ping()
+
+    async def start(self, handler: Handler) -> None:
+        self._task = asyncio.create_task(self._listen(handler))
+
+    async def _listen(self, handler: Handler) -> None:
+        delay = 0.2
+        while True:
+            try:
+                pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+                await pubsub.subscribe(CHANNEL)
+                delay = 0.2
+                async for message in pubsub.listen():
+                    try:
+                        body = json.loads(message["data"])
+                        table, version = body.get("table"), body.get("version")
+                        if (
+                            body.get("from") != self.me
+                            and isinstance(table, str)
+                            and type(version) is int
+                        ):
+                            await handler(table, version)
+                    except (ValueError, TypeError, KeyError, AttributeError):
+                        continue
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                _log.warning("table bus: %s; reconnecting", exc)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+
+    async def publish(self, table_id: str, version: int) -> None:
+        body = {"table": table_id, "version": version, "from": self.me}
+        await self._redis.publish(CHANNEL, json.dumps(body))
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        with contextlib.suppress(Exception):
+            await self._redis.aclose()
+
+
+def open_bus(url: str | None) -> Bus:
+    """A `RedisBus` for a ``redis://`` URL, else the one-process bus."""
+    if not url:
+        return LocalBus()
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError(f"not a Redis URL: {url!r}"[:100])
+    return RedisBus(url)

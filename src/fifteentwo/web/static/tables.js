@@ -1,0 +1,284 @@
+// Tables with friends (docs/web.md, "Tables"): the form that creates one, the page that takes a
+// seat by its link, the account page and the leaderboard. Seats, tokens and ratings all come
+// from the server; this page keeps only the seat tokens it was given, in localStorage.
+
+const $ = (id) => document.getElementById(id);
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const c of children) node.append(c);
+  return node;
+}
+
+const local = {
+  get(key, fallback) {
+    try { return JSON.parse(localStorage.getItem("ft." + key)) ?? fallback; } catch { return fallback; }
+  },
+  set(key, value) { localStorage.setItem("ft." + key, JSON.stringify(value)); },
+};
+
+// --- seat tokens this browser holds ------------------------------------------------------------
+
+export function tableTokens() { return local.get("tables", {}); }
+export function rememberTable(id, info) {
+  const t = tableTokens();
+  t[id] = { ...(t[id] || {}), ...info, at: Date.now() };
+  local.set("tables", t);
+}
+
+// --- creating a table --------------------------------------------------------------------------
+
+let variants = [];
+let levels = [];
+
+export function setupTableForm(options, api) {
+  const variant = $("tbl-variant");
+  if (variant.options.length) return;
+  variants = options.variants;
+  levels = options.levels;
+  for (const v of variants) variant.append(new Option(v.label, v.name));
+  const saved = local.get("table-options", null);
+  if (saved && variants.some((v) => v.name === saved.variant)) variant.value = saved.variant;
+  $("tbl-name").value = local.get("name", "");
+  if (saved) {
+    $("tbl-away").value = String(saved.away ?? 120);
+    $("tbl-away-action").value = saved.awayAction ?? "computer";
+    $("tbl-turn").value = saved.turn ?? "";
+  }
+  variant.onchange = () => drawSeats(saved);
+  drawSeats(saved);
+  $("new-table").addEventListener("submit", (e) => createTable(e, api));
+}
+
+function drawSeats(saved) {
+  const box = $("tbl-seats");
+  for (const old of box.querySelectorAll("label")) old.remove();
+  const chosen = variants.find((v) => v.name === $("tbl-variant").value);
+  const players = chosen ? chosen.players : 2;
+  const partners = players === 4;
+  for (let seat = 0; seat < players; seat++) {
+    const label = h("label");
+    const who = seat === 0 ? "Seat 1 (you)" : `Seat ${seat + 1}${partners && seat === 2 ? " (your partner)" : ""}`;
+    label.append(who);
+    const select = h("select", { "aria-label": `seat ${seat + 1}`, "data-seat": String(seat) });
+    if (seat === 0) select.append(new Option("me", "person"));
+    else {
+      select.append(new Option("a person (by the link)", "person"));
+      for (const l of levels) select.append(new Option(`computer: ${l}`, `computer:${l}`));
+      const previous = saved && saved.seats && saved.seats[seat];
+      select.value = previous && [...select.options].some((o) => o.value === previous) ? previous : "person";
+    }
+    label.append(select);
+    box.append(label);
+  }
+}
+
+async function createTable(event, api) {
+  event.preventDefault();
+  $("tbl-error").textContent = "";
+  const seats = [...$("tbl-seats").querySelectorAll("select")].map((s) => {
+    const [kind, level] = s.value.split(":");
+    return kind === "computer" ? { kind, level } : { kind: "person" };
+  });
+  const name = $("tbl-name").value.trim();
+  const turn = $("tbl-turn").value;
+  const body = {
+    variant: $("tbl-variant").value,
+    seats,
+    name,
+    away_seconds: Number($("tbl-away").value),
+    away_action: $("tbl-away-action").value,
+    turn_seconds: turn ? Number(turn) : null,
+  };
+  local.set("name", name);
+  local.set("table-options", {
+    variant: body.variant, away: body.away_seconds, awayAction: body.away_action, turn,
+    seats: [...$("tbl-seats").querySelectorAll("select")].map((s) => s.value),
+  });
+  try {
+    const made = await api("/api/tables", { method: "POST", body: JSON.stringify(body) });
+    rememberTable(made.table, { token: made.token, seat: made.seat, watch: made.links.watch, variant: body.variant });
+    location.hash = `#/table/${made.table}`;
+  } catch (err) {
+    $("tbl-error").textContent = err.message;
+  }
+}
+
+export function listTables() {
+  const held = Object.entries(tableTokens()).filter(([, t]) => t.token)
+    .sort((a, b) => (b[1].at ?? 0) - (a[1].at ?? 0)).slice(0, 10);
+  $("tables-box").hidden = !held.length;
+  const list = $("tables-list");
+  list.innerHTML = "";
+  for (const [id, t] of held) {
+    const a = h("a", { class: "button", href: `#/table/${id}` }, "Open");
+    a.setAttribute("aria-label", `open table ${id}`);
+    list.append(h("li", {}, `${t.variant ?? "table"} ${id}`, a));
+  }
+}
+
+// --- taking a seat by the link -----------------------------------------------------------------
+
+export async function sitPage(id, api, onSeated) {
+  $("sit-error").textContent = "";
+  $("sit-name").value = local.get("name", "");
+  const info = $("sit-info");
+  info.textContent = "Looking at the table…";
+  let table;
+  try {
+    table = await api(`/api/tables/${encodeURIComponent(id)}`);
+  } catch (err) {
+    info.textContent = `No such table: ${err.message}`;
+    $("sit-go").disabled = true;
+    return;
+  }
+  const free = table.seats.filter((s) => s.kind === "person" && !s.taken);
+  info.innerHTML = "";
+  info.append(h("p", {}, `A ${table.variant} table. Seats:`));
+  const ul = h("ul", { class: "plain-list" });
+  for (const s of table.seats) {
+    const what = s.kind === "computer" ? `computer (${s.level})` : s.taken ? s.name : "free";
+    ul.append(h("li", {}, `Seat ${s.seat + 1}: ${what}`));
+  }
+  info.append(ul);
+  $("sit-go").disabled = !free.length || table.status !== "open";
+  if (!free.length || table.status !== "open") {
+    $("sit-error").textContent = "Every seat at this table is taken. Ask for the spectators' link to watch.";
+    return;
+  }
+  $("sit-go").onclick = async () => {
+    const name = $("sit-name").value.trim();
+    local.set("name", name);
+    $("sit-go").disabled = true;
+    try {
+      const took = await api(`/api/tables/${encodeURIComponent(id)}/sit`, {
+        method: "POST", body: JSON.stringify({ name }),
+      });
+      rememberTable(id, { token: took.token, seat: took.seat, variant: table.variant });
+      onSeated(id);
+    } catch (err) {
+      $("sit-error").textContent = err.message;
+      $("sit-go").disabled = false;
+    }
+  };
+}
+
+// --- the table strip above the cards: seats, away marks, invitations, the turn timer ------------
+
+let timerTick = null;
+
+export function renderTablePanel(table, you, names) {
+  $("table-panel").hidden = !table;
+  clearInterval(timerTick);
+  if (!table) return;
+  const ul = $("table-seats");
+  ul.innerHTML = "";
+  for (const s of table.seats) {
+    const li = h("li", { "data-seat": String(s.seat) });
+    li.append(names[s.seat] ?? s.name);
+    if (s.seat === you) { li.classList.add("you"); li.append(h("span", { class: "tag" }, "you")); }
+    if (s.kind === "computer") li.append(h("span", { class: "tag" }, `computer ${s.level}`));
+    else if (!s.taken) li.append(h("span", { class: "tag" }, "free seat"));
+    if (s.account) li.append(h("span", { class: "tag" }, `@${s.account}`));
+    if (s.away) {
+      li.classList.add("away");
+      li.append(h("span", { class: "tag away-mark" }, s.played_by_computer ? "away: a computer plays" : "away"));
+    }
+    if (table.status === "finished" && s.rematch) li.append(h("span", { class: "tag" }, "wants a rematch"));
+    ul.append(li);
+  }
+  const held = tableTokens()[table.id];
+  const open = table.status === "open";
+  $("share").hidden = !(held && (open || held.watch));
+  $("share-seat").closest("label").hidden = !open;
+  $("share-seat").value = `${location.origin}/t/${table.id}`;
+  $("share-watch").closest("label").hidden = !(held && held.watch);
+  $("share-watch").value = held && held.watch ? `${location.origin}${held.watch}` : "";
+  const timer = $("turn-timer");
+  timer.textContent = "";
+  if (table.status === "adjourned") timer.textContent = "Adjourned: it goes on when the away player is back.";
+  if (table.turn_seconds && table.turn_started && table.status === "playing") {
+    const end = table.turn_started + table.turn_seconds;
+    const tick = () => {
+      const left = Math.max(0, Math.round(end - Date.now() / 1000));
+      timer.textContent = `turn timer ${left}s`;
+    };
+    tick();
+    timerTick = setInterval(tick, 1000);
+  }
+}
+
+// --- accounts ----------------------------------------------------------------------------------
+
+export async function refreshAccountNav(api) {
+  try {
+    const me = await api("/api/me");
+    $("nav-account").textContent = me.username ? `@${me.username}` : "Sign in";
+    return me;
+  } catch {
+    return { username: null };
+  }
+}
+
+export async function accountPage(api) {
+  const me = await refreshAccountNav(api);
+  $("account-in").hidden = !me.username;
+  $("account-form").hidden = Boolean(me.username);
+  $("acc-error").textContent = "";
+  if (me.username) {
+    const rating = me.rating !== undefined ? ` Rating ${Math.round(me.rating)} (±${Math.round(2 * me.rd)}), ${me.rated_games} rated games.` : "";
+    $("account-who").textContent = `Signed in as ${me.username}.${rating}`;
+  }
+  const form = $("account-form");
+  const send = async (path) => {
+    $("acc-error").textContent = "";
+    try {
+      await api(path, { method: "POST", body: JSON.stringify({ username: $("acc-user").value.trim(), password: $("acc-pass").value }) });
+      $("acc-pass").value = "";
+      await accountPage(api);
+    } catch (err) {
+      $("acc-error").textContent = err.message;
+    }
+  };
+  form.onsubmit = (e) => { e.preventDefault(); send("/api/login"); };
+  $("acc-register").onclick = () => send("/api/register");
+  $("logout").onclick = async () => { await api("/api/logout", { method: "POST", body: "{}" }); await accountPage(api); };
+  const box = $("account-history");
+  box.innerHTML = "";
+  const data = await api("/api/me/history");
+  box.append(h("h2", {}, "Games at tables"));
+  const games = data.games.filter((g) => g.kind === "table");
+  if (!games.length) { box.append(h("p", {}, "None yet.")); return; }
+  const ul = h("ul", { class: "plain-list" });
+  for (const g of games.slice(0, 50)) {
+    const when = g.finished_at ? new Date(g.finished_at).toLocaleString() : "";
+    ul.append(h("li", {}, `${when} · ${g.variant} · ${(g.scores || []).join("–")} · ${g.won ? "won" : "lost"}`));
+  }
+  box.append(ul);
+}
+
+export async function leaderboardPage(api) {
+  const box = $("board-body");
+  box.innerHTML = "<p>Loading…</p>";
+  const data = await api("/api/leaderboard");
+  box.innerHTML = "";
+  if (!data.players.length) {
+    box.append(h("p", {}, "No rated games yet: games at a table between two people with accounts are rated."));
+    return;
+  }
+  const t = h("table");
+  const head = h("tr");
+  for (const name of ["#", "Player", "Rating", "±", "Rated games"]) head.append(h("th", { scope: "col" }, name));
+  t.append(h("thead", {}, head));
+  const body = h("tbody");
+  for (const p of data.players) {
+    const tr = h("tr");
+    for (const cell of [p.rank, p.username, Math.round(p.rating), Math.round(2 * p.rd), p.rated_games]) {
+      tr.append(h("td", {}, String(cell)));
+    }
+    body.append(tr);
+  }
+  t.append(body);
+  box.append(h("div", { class: "table-wrap" }, t));
+}

@@ -1,0 +1,248 @@
+"""The app around the game: the start screen, the new-game form and its remembered choices,
+continuing a saved game, the statistics screen and practice, driven through Textual's pilot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Checkbox, Input, OptionList, Select, Static
+
+from fifteentwo.app.options import Choices, PlayOptions, SessionFactory
+from fifteentwo.app.session import SeatConfig, Session
+from fifteentwo.app.statistics import plain_text
+from fifteentwo.rules import find_rules
+from fifteentwo.store import Store, open_store
+from fifteentwo.store.summary import finished_from_record
+from fifteentwo.tui import make_app
+from fifteentwo.tui.menu import NewGameScreen, StartScreen
+from fifteentwo.tui.model import Mode
+from fifteentwo.tui.practice import PracticeScreen
+from fifteentwo.tui.statistics import StatisticsScreen
+from test_tui import SIZE, play_until, press, settle
+
+HUMAN_SEATS = [
+    {"name": "You", "human": True, "level": ""},
+    {"name": "Computer", "human": False, "level": "greedy"},
+]
+
+
+def played_games(store: Store, seeds: range, variant: str = "short") -> None:
+    """Finish real games (greedy against greedy, filed as if seat 0 were you)."""
+    for seed in seeds:
+        session = Session(
+            find_rules(variant),
+            [SeatConfig("You", level="greedy"), SeatConfig("Computer", level="greedy")],
+            seed=seed,
+        )
+        session.run()
+        assert session.is_over
+        store.add_finished(finished_from_record(session.record(), HUMAN_SEATS, seed))
+
+
+def menu_app(store: Store, **kw: object) -> tuple[object, SessionFactory]:
+    options = PlayOptions(seed=11, instructions=False, **kw)  # type: ignore[arg-type]
+    factory = SessionFactory(options, store=store)
+    return make_app(factory, options, menu=True, store=store), factory
+
+
+async def test_start_screen_new_game_with_remembered_choices(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "s.sqlite3")
+    app, factory = menu_app(store)
+    async with app.run_test(size=SIZE) as pilot:  # type: ignore[attr-defined]
+        await settle(pilot)
+        assert isinstance(app.screen, StartScreen)  # type: ignore[attr-defined]
+        labels = [str(o.prompt) for o in app.screen.query_one(OptionList).options]  # type: ignore[attr-defined]
+        assert [label.split()[0] for label in labels] == [
+            "[b]n[/b]",
+            "[b]s[/b]",
+            "[b]p[/b]",
+            "[b]r[/b]",
+            "[b]q[/b]",
+        ]
+        await press(pilot, "n")
+        form = app.screen  # type: ignore[attr-defined]
+        assert isinstance(form, NewGameScreen)
+        levels = [str(v) for _, v in form.query_one("#level", Select)._options]
+        assert levels[:2] == ["random", "novice"] and "expert" in levels
+        form.query_one("#level", Select).value = "standard"
+        form.query_one("#variant", Select).value = "short"
+        form.query_one("#coach", Checkbox).value = True
+        form.query_one("#speed", Select).value = "instant"
+        await press(pilot, "ctrl+s")
+        assert app.mode in (Mode.CUT, Mode.DISCARD)  # type: ignore[attr-defined]
+        session = app.session  # type: ignore[attr-defined]
+        assert session.rules.target == 61 and session.seats[1].level == "standard"
+        assert app.settings.coach and app.settings.speed == "instant"  # type: ignore[attr-defined]
+        assert factory.options.level == "standard"
+        await press(pilot, "q")
+    remembered = store.get_setting("play.options")
+    assert remembered is not None and '"level": "standard"' in remembered
+    # the next run's form starts from the remembered choices
+    app2, _ = menu_app(store)
+    async with app2.run_test(size=SIZE) as pilot:  # type: ignore[attr-defined]
+        await settle(pilot)
+        await press(pilot, "n")
+        form = app2.screen  # type: ignore[attr-defined]
+        assert form.query_one("#level", Select).value == "standard"
+        assert form.query_one("#variant", Select).value == "short"
+        assert form.query_one("#coach", Checkbox).value is True
+        await press(pilot, "escape")
+        assert isinstance(app2.screen, StartScreen)  # type: ignore[attr-defined]
+        await press(pilot, "q")
+    store.close()
+
+
+async def test_a_bad_target_is_refused_in_the_form(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "s.sqlite3")
+    app, _ = menu_app(store)
+    async with app.run_test(size=SIZE) as pilot:  # type: ignore[attr-defined]
+        await settle(pilot)
+        await press(pilot, "n")
+        form = app.screen  # type: ignore[attr-defined]
+        form.query_one("#target", Input).value = "5"
+        await press(pilot, "ctrl+s")
+        assert isinstance(app.screen, NewGameScreen)  # type: ignore[attr-defined]
+        error = str(form.query_one("#new-game-error", Static).render())
+        assert "from 15 to 1000, not 5" in error
+        form.query_one("#target", Input).value = "31"
+        await press(pilot, "ctrl+s")
+        assert app.session.rules.target == 31  # type: ignore[attr-defined]
+        assert app.session.rules.name == "standard"  # type: ignore[attr-defined]
+    store.close()
+
+
+async def test_continue_a_saved_game_from_the_start_screen(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "s.sqlite3")
+    options = PlayOptions(seed=3, variant="short", instructions=False, speed="instant")
+    first = SessionFactory(options, store=store)(options.preset_rules())
+    first.run()
+    first.save()
+    first.release()
+    offer = Session.resume(store, first.game_id)  # type: ignore[arg-type]
+    factory = SessionFactory(options, store=store)
+    app = make_app(factory, options, menu=True, offer=offer, store=store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        menu = app.screen.query_one(OptionList)
+        assert menu.highlighted == 1  # the saved game is offered first
+        await press(pilot, "enter")
+        assert app.session is offer and app.mode in (Mode.CUT, Mode.DISCARD)
+    store.close()
+
+
+async def test_game_over_returns_to_the_start_screen(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "s.sqlite3")
+    app, _ = menu_app(store, target=15, speed="instant")
+    async with app.run_test(size=SIZE) as pilot:  # type: ignore[attr-defined]
+        await settle(pilot)
+        await press(pilot, "n")
+        app.screen.query_one("#target", Input).value = "15"  # type: ignore[attr-defined]
+        await press(pilot, "ctrl+s")
+        await play_until(pilot, app, lambda: app.mode is Mode.OVER)  # type: ignore[arg-type]
+        await press(pilot, "n")
+        assert isinstance(app.screen, StartScreen)  # type: ignore[attr-defined]
+        await press(pilot, "s")
+        assert isinstance(app.screen, StatisticsScreen)  # type: ignore[attr-defined]
+        text = plain_text(app.screen.content)  # type: ignore[attr-defined]
+        assert "1 games" in text
+    store.close()
+
+
+async def test_statistics_screen(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "s.sqlite3")
+    played_games(store, range(1, 9))
+    app, _ = menu_app(store)
+    async with app.run_test(size=(100, 40)) as pilot:  # type: ignore[attr-defined]
+        await settle(pilot)
+        await press(pilot, "s")
+        screen = app.screen  # type: ignore[attr-defined]
+        assert isinstance(screen, StatisticsScreen)
+        text = plain_text(screen.content)
+        for words in (
+            "8 games",
+            "greedy",
+            "short",
+            "Points per deal",
+            "dealer",
+            "pone",
+            "pegging",
+            "Streak now",
+            "best hand",
+            "margin in the last 8 games",
+        ):
+            assert words in text, words
+        await press(pilot, "escape")
+        assert isinstance(app.screen, StartScreen)  # type: ignore[attr-defined]
+    store.close()
+
+
+async def test_statistics_without_games_or_store(tmp_path: Path) -> None:
+    options = PlayOptions(instructions=False)
+    app = make_app(SessionFactory(options), options, menu=True, store=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "s")
+        text = plain_text(app.screen.content)  # type: ignore[attr-defined]
+        assert "games are not being saved" in text
+    store = open_store(tmp_path / "s.sqlite3")
+    app2, _ = menu_app(store)
+    async with app2.run_test(size=SIZE) as pilot:  # type: ignore[attr-defined]
+        await settle(pilot)
+        await press(pilot, "s")
+        text = plain_text(app2.screen.content)  # type: ignore[attr-defined]
+        assert "No finished games yet" in text
+    store.close()
+
+
+async def test_practice_from_the_start_screen(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "s.sqlite3")
+    app, _ = menu_app(store)
+    async with app.run_test(size=SIZE) as pilot:  # type: ignore[attr-defined]
+        await settle(pilot)
+        await press(pilot, "p")
+        screen = app.screen  # type: ignore[attr-defined]
+        assert isinstance(screen, PracticeScreen)
+        task = screen.count_task
+        assert task is not None
+        wrong = (task.score.total + 1) % 29
+        await pilot.press(*str(wrong), "enter")
+        await pilot.pause()
+        feedback = str(screen.query_one("#practice-feedback", Static).render())
+        assert f"No: {task.score.total}" in feedback
+        task = screen.count_task
+        await pilot.press(*str(task.score.total), "enter")
+        await pilot.pause()
+        assert "Right" in str(screen.query_one("#practice-feedback", Static).render())
+        assert "1 of 2 right" in str(screen.query_one("#practice-score", Static).render())
+        await pilot.press("d")
+        await pilot.pause()
+        d = screen.discard_task
+        assert d is not None
+        await pilot.press("1", "2", "enter")
+        await pilot.pause()
+        feedback = str(screen.query_one("#practice-feedback", Static).render())
+        assert "You laid away" in feedback and "throw" in feedback
+        await press(pilot, "escape")
+        assert isinstance(app.screen, StartScreen)  # type: ignore[attr-defined]
+    store.close()
+
+
+def test_choices_from_json_falls_back_on_anything_unreadable() -> None:
+    default = Choices(level="expert", variant="standard")
+    assert Choices.from_json("not json", default) == default
+    assert Choices.from_json("[1, 2]", default) == default
+    odd = Choices.from_json(
+        '{"level": "gone", "variant": "short", "target": 5, "coach": "yes", "speed": "warp"}',
+        default,
+    )
+    assert odd == Choices(level="expert", variant="short")
+    good = Choices(
+        level="novice",
+        variant="five-card",
+        target=31,
+        manual_count=True,
+        muggins=True,
+        coach=True,
+        speed="fast",
+    )
+    assert Choices.from_json(good.to_json(), default) == good

@@ -1,0 +1,166 @@
+"""Two ``cribbage serve`` processes on different ports serve one table (the hosting set-up of
+docs/web.md: PostgreSQL as the store, Redis pub/sub between the processes). The two players
+are connected to different processes and play; then one process is killed with SIGKILL, its
+player reconnects to the other, and the game is played to the end there.
+
+Needs the PostgreSQL and Redis servers of the project's machines: skipped without them, unless
+``FIFTEENTWO_REQUIRE_REDIS`` is set (``make test`` sets it, so CI fails loudly instead).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("uvicorn")
+httpx = pytest.importorskip("httpx")
+ws_client = pytest.importorskip("websockets.sync.client")
+
+from store_backends import make_backend  # noqa: E402
+from test_web_restart import free_port, kill, start_server  # noqa: E402
+from web_helpers import LeakChecker, choose  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore:connect\\(\\) must be used:DeprecationWarning")
+
+REDIS_URL = os.environ.get("FIFTEENTWO_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+
+def need_redis() -> None:
+    problem = None
+    try:
+        import redis
+
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3).ping()
+    except ImportError:
+        problem = "redis (the client library) is not installed"
+    except Exception as exc:
+        problem = f"no Redis server at {REDIS_URL}: {exc}"
+    if problem is None:
+        return
+    if os.environ.get("FIFTEENTWO_REQUIRE_REDIS"):
+        pytest.fail(f"FIFTEENTWO_REQUIRE_REDIS is set but {problem}")
+    pytest.skip(problem)
+
+
+@pytest.fixture
+def pg_url(tmp_path: Path) -> Iterator[str]:
+    need_redis()
+    for backend in make_backend("postgres", tmp_path):
+        yield backend.url
+
+
+class Player:
+    """One seat's browser, reduced to its socket: it keeps the newest state it was sent."""
+
+    def __init__(self, seat: int, port: int, table: str, token: str) -> None:
+        self.seat, self.table, self.token = seat, table, token
+        self.checker = LeakChecker(seat)
+        self.connect(port)
+
+    def connect(self, port: int) -> None:
+        self.port = port
+        self.ws = ws_client.connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10)
+        self.ws.send(json.dumps({"type": "join", "table": self.table, "token": self.token}))
+        self.state = self.receive()
+
+    def receive(self) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(self.ws.recv(timeout=15))
+        assert message["type"] == "state", message
+        self.checker.check(message)
+        return message
+
+    def catch_up(self, decision: int) -> None:
+        """Read until a state past ``decision`` (or the end) came: across processes a change
+        may arrive as more than one message, never as none."""
+        while not (self.state["over"] or self.state["decision"] > decision):
+            message = self.receive()
+            if message["decision"] >= self.state["decision"]:
+                self.state = message
+
+    def act(self) -> None:
+        state = self.state
+        self.ws.send(
+            json.dumps({"type": "act", "decision": state["decision"], "action": choose(state)})
+        )
+
+
+def play(players: list[Player], moves: int) -> int:
+    """Up to ``moves`` decisions (whoever is waiting); how many were made."""
+    for made in range(moves):
+        if all(p.state["over"] for p in players):
+            return made
+        waiting = [p for p in players if p.state["waiting"]]
+        assert len(waiting) == 1, [(p.seat, p.state["decision"]) for p in players]
+        decision = waiting[0].state["decision"]
+        waiting[0].act()
+        for p in players:
+            p.catch_up(decision)
+    return moves
+
+
+def test_two_processes_serve_one_table_and_survive_losing_one(tmp_path: Path, pg_url: str) -> None:
+    # A urlsafe token may begin with '-': given as its own word argparse would read it as an
+    # option, so it goes in the '--secret=...' form a user would need too (docs/web.md).
+    secret = secrets.token_urlsafe(24)
+    ports = [free_port(), free_port()]
+    procs = [
+        start_server(pg_url, port, tmp_path, "--redis", REDIS_URL, f"--secret={secret}")
+        for port in ports
+    ]
+    try:
+        with (
+            httpx.Client(base_url=f"http://127.0.0.1:{ports[0]}", timeout=10) as ann,
+            httpx.Client(base_url=f"http://127.0.0.1:{ports[1]}", timeout=10) as bob,
+        ):
+            made = ann.post(
+                "/api/tables",
+                json={
+                    "variant": "standard",
+                    "seats": [{"kind": "person"}, {"kind": "person"}],
+                    "name": "Ann",
+                },
+            )
+            assert made.status_code == 201, made.text
+            table = made.json()
+            sat = bob.post(f"/api/tables/{table['table']}/sit", json={"name": "Bob"})
+            assert sat.status_code == 201, sat.text
+            a = Player(0, ports[0], table["table"], table["token"])
+            b = Player(1, ports[1], table["table"], sat.json()["token"])
+            assert a.state["table"]["status"] == "playing"
+            played = play([a, b], 60)
+            assert played == 60 and not a.state["over"]
+            assert a.state["decision"] == b.state["decision"]
+
+            kill(procs[0])  # Ann's process dies mid-game; she reconnects to Bob's
+            a.ws.close()
+            a.connect(ports[1])
+            assert a.state["decision"] == b.state["decision"]
+            play([a, b], 5000)
+            assert a.state["over"] and b.state["over"]
+            assert a.state["view"]["scores"] == b.state["view"]["scores"]
+            assert max(a.state["view"]["scores"]) >= 121
+            for p in (a, b):
+                p.ws.close()
+            # each person's history has the game (stored by the surviving process)
+            deadline = time.monotonic() + 20
+            while len(rows := finished(pg_url)) < 2 and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert sorted(r["human_seat"] for r in rows) == [0, 1]
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                kill(proc)
+
+
+def finished(url: str) -> list[dict[str, Any]]:
+    from fifteentwo.store import open_store
+
+    with open_store(url) as store:
+        return store.finished_games()
