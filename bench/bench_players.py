@@ -75,7 +75,6 @@ def main() -> int:
         ("novice", args.games),
         ("standard", args.games),
         ("expert", args.games),
-        ("champion", max(2, args.games // 4)),
     ):
         t = decision_times(level, games)
         print(

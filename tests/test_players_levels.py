@@ -8,6 +8,7 @@ from its observation alone, and that the search and the heuristics match the eng
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import random
 import re
 import sys
@@ -17,6 +18,7 @@ import pytest
 
 from fifteentwo.actions import CHANCE, GO, PLAY_ACTIONS, Discard, Phase, Reason, Scored
 from fifteentwo.analysis import analyze_discard
+from fifteentwo.app.options import check_level
 from fifteentwo.cards import DECK, Card, to_cards
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.game import Game, Observation
@@ -29,6 +31,7 @@ from fifteentwo.players import (
     play_game,
 )
 from fifteentwo.players.discarding import crib_value, hand_mean, table_discards
+from fifteentwo.players.expert import FrozenExpertPlayer
 from fifteentwo.players.knowledge import pips_floor, unseen_indices
 from fifteentwo.players.pegging import (
     PegSearch,
@@ -41,7 +44,7 @@ from fifteentwo.players.position import covered, equity, near_end
 from fifteentwo.players.simple import LEVELS
 from fifteentwo.rules import PRESETS, find_rules
 
-LEVEL_NAMES = ("novice", "standard", "expert", "champion")
+LEVEL_NAMES = ("novice", "standard", "expert", "expert-1")
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -445,3 +448,43 @@ def test_miscounts_are_one_overlooked_combination_and_never_the_experts() -> Non
                 checked += 1
             game.apply(bots[seat].choose(obs))
     assert checked >= 60
+
+
+# --- expert-1, the frozen reference ---------------------------------------------------------
+
+FROZEN_DIGEST = "20b6f32364018291aecc8d1136b728cf4827529e3340e01eb870766c8018ad69"
+"""sha256 of three whole games of expert-1 against the standard level (`_frozen_digest`),
+taken on 2026-11-25 when expert-1 was split off the expert."""
+
+
+def _frozen_digest(level: str) -> str:
+    digest = hashlib.sha256()
+    for variant, seed in (("standard", 11), ("standard", 12), ("short", 13)):
+        players = [load_player(level, seed), load_player("standard", seed + 1)]
+        game = play_game(find_rules(variant), players, seed)
+        digest.update("\n".join(repr(step) for step in game.log).encode())
+    return digest.hexdigest()
+
+
+def test_expert_1_plays_exactly_as_it_did_when_frozen() -> None:
+    # Every later expert is measured against expert-1: a change to the code it shares (the
+    # analysis, the search, the tables) that moves any of its decisions must fail here.
+    assert _frozen_digest("expert-1") == FROZEN_DIGEST
+
+
+def test_expert_1_keeps_its_own_settings() -> None:
+    frozen = load_player("expert-1", 3)
+    assert isinstance(frozen, FrozenExpertPlayer) and frozen.name == "expert-1"
+    for setting in ("beta", "draws", "proposals", "temperature", "peg_weight", "use_tables"):
+        assert setting in vars(FrozenExpertPlayer), setting  # written out, never inherited
+
+
+def test_the_retired_champion_level_plays_as_the_expert() -> None:
+    # Saved games and scripts that name the champion keep working; the start screen and the
+    # error messages no longer offer it.
+    assert type(load_player("champion", 1)) is ExpertPlayer
+    assert type(load_player("Champion", 1)) is ExpertPlayer
+    assert check_level("champion") == "expert"
+    assert "champion" not in LEVELS
+    with pytest.raises(FifteenTwoError, match="expert-1"):
+        load_player("grandmaster")

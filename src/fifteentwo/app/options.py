@@ -83,7 +83,10 @@ def check_level(spec: str) -> str:
 
         load_player(spec, 0)  # raises FifteenTwoError naming what is wrong
         return spec
+    from fifteentwo.players.base import RETIRED_LEVELS
+
     name = spec.strip().lower()
+    name = RETIRED_LEVELS.get(name, name)
     levels = known_levels()
     if name not in levels:
         raise FifteenTwoError(
@@ -158,7 +161,7 @@ LEVEL_DESCRIPTIONS: Final[dict[str, str]] = {
     "greedy": "takes the most points now, ignores the crib",
     "standard": "a club player: sound discards, looks one card ahead",
     "expert": "exact discards, a searched play: the strongest",
-    "champion": "the expert with twice the guesses (slower)",
+    "expert-1": "the expert of 2026-11-25, kept unchanged as a yardstick",
 }
 """One line per computer level, for the start screen (docs/players.md has the detail)."""
 

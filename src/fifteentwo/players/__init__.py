@@ -1,11 +1,12 @@
 """Computer players behind one small protocol, and the self-play driver.
 
-Levels, weakest first: ``random``, ``greedy``, ``novice``, ``standard``, ``expert``, ``champion``
-(docs/players.md). `load_player` takes a level name or ``package.module:Class``.
+Levels, weakest first: ``random``, ``greedy``, ``novice``, ``standard``, ``expert``; and
+``expert-1``, the expert of 2026-11-25 kept unchanged as the yardstick (docs/players.md).
+`load_player` takes a level name or ``package.module:Class``.
 """
 
 from fifteentwo.players.base import LEVELS, Hint, Player, load_player, play_game
-from fifteentwo.players.expert import ChampionPlayer, ExpertPlayer
+from fifteentwo.players.expert import ExpertPlayer, FrozenExpertPlayer
 from fifteentwo.players.novice import NovicePlayer
 from fifteentwo.players.simple import GreedyPlayer, RandomPlayer
 from fifteentwo.players.standard import StandardPlayer
@@ -14,12 +15,12 @@ LEVELS.update(
     novice=NovicePlayer,
     standard=StandardPlayer,
     expert=ExpertPlayer,
-    champion=ChampionPlayer,
+    **{"expert-1": FrozenExpertPlayer},
 )
 
 __all__ = [
-    "ChampionPlayer",
     "ExpertPlayer",
+    "FrozenExpertPlayer",
     "GreedyPlayer",
     "Hint",
     "NovicePlayer",

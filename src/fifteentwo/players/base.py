@@ -223,6 +223,11 @@ LEVELS: dict[str, Callable[[int], Player]] = {}
 imports them all first): this module, which they all build on, imports none of them."""
 
 
+RETIRED_LEVELS: dict[str, str] = {"champion": "expert"}
+"""Levels taken out, and the level that plays in their place, so saved games and scripts that
+name them keep working. ``champion`` (the expert with twice the guesses) was never measurably
+stronger than the expert (docs/players.md), and no level may claim more than it measures."""
+
 _SPEC = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
 """``package.module:Class``: dotted identifiers, a colon, an identifier."""
 
@@ -243,7 +248,8 @@ def load_player(spec: str, seed: int = 0, *, move_time: float | None = None) -> 
 
         return ProtocolPlayer(spec[5:], seed, move_time=move_time)  # type: ignore[return-value]
     if ":" not in spec:
-        factory = LEVELS.get(spec.lower())
+        name = spec.lower()
+        factory = LEVELS.get(RETIRED_LEVELS.get(name, name))
         if factory is None:
             raise FifteenTwoError(
                 f"unknown player {_quote(spec)}; choose from {', '.join(LEVELS)} "

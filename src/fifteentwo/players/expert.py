@@ -1,4 +1,5 @@
-"""The expert and champion levels: exact discards, searched pegging, and the score in mind.
+"""The expert level (and ``expert-1``, its frozen reference): exact discards, searched pegging,
+and the score in mind.
 
 Discards come from the analysis engine (`analyze_discard`): the hand over every starter and the
 crib over every starter and every throw of the modelled opponent (``sensible`` in two-player
@@ -45,10 +46,10 @@ from fifteentwo.players.pegging import (
     sensible_keep,
 )
 from fifteentwo.players.pegtable import keep_likelihood, opening_leads, peg_value
-from fifteentwo.players.position import covered, equity_function, near_end
+from fifteentwo.players.position import ENDGAME, covered, equity_function, near_end
 from fifteentwo.scoring import hand_total, peg_points_ranks
 
-__all__ = ["ChampionPlayer", "ExpertPlayer"]
+__all__ = ["ExpertPlayer", "FrozenExpertPlayer"]
 
 Choice = tuple[float, Card | None, str, str]
 """(value, card or None for go, why, unit): unit "points" or "win" (see `Hint`)."""
@@ -75,6 +76,10 @@ class ExpertPlayer(Player):
     """Weight of the kept ranks' pegging value (`pegtable`) in a discard's value."""
     use_tables = True
     """Use the pegging table in discards and the lead table for the opening lead."""
+    endgame_discard = ENDGAME
+    """Points from the target within which discards are ranked by the probability of winning."""
+    endgame_play = ENDGAME
+    """Points from the target within which the play's search values the probability of winning."""
 
     # --- discards -----------------------------------------------------------------------------
 
@@ -86,7 +91,7 @@ class ExpertPlayer(Player):
         ours = our_crib(obs)
         two = rules.players == 2
         score: tuple[int, int] | None = None
-        if two and covered(rules) and near_end(rules, obs.scores):
+        if two and covered(rules) and near_end(rules, obs.scores, self.endgame_discard):
             score = (obs.scores[obs.side], obs.scores[1 - obs.side])
         analysis = analyze_discard(
             obs.hand,
@@ -106,12 +111,16 @@ class ExpertPlayer(Player):
                 continue
             value = o.total
             if pegs:
-                peg = self.peg_weight * peg_value([RANK_OF[c.index] for c in o.keep], ours)
+                peg = self.peg_weight * self._peg_value([RANK_OF[c.index] for c in o.keep], ours)
                 value += peg
                 why += f", pegging {peg:+.2f}"
             out.append((value, o.throw, why, "points"))
         out.sort(key=lambda x: -x[0])
         return out
+
+    def _peg_value(self, ranks: Sequence[int], ours: bool) -> float:
+        """The pegging value of keeping these ranks (`pegtable`)."""
+        return peg_value(ranks, ours)
 
     def choose_discard(self, obs: Observation) -> Sequence[Card]:
         return self.discard_options(obs)[0][1]
@@ -147,6 +156,10 @@ class ExpertPlayer(Player):
         out.sort(key=lambda x: -x[0])
         return out
 
+    def _opening_leads(self, ranks: tuple[int, ...]) -> dict[int, float] | None:
+        """The pone's opening lead values from the lead table (`pegtable`)."""
+        return opening_leads(ranks)
+
     def _prior(self, obs: Observation) -> Callable[[Sequence[int]], float]:
         """What the opponent's discard tells us about the hand they kept."""
         rules = obs.rules
@@ -167,9 +180,9 @@ class ExpertPlayer(Player):
         me, opp = obs.seat, 1 - obs.seat
         h0 = tuple(sorted(RANK_OF[c.index] for c in obs.hand))
         pile = tuple(RANK_OF[c.index] for c in obs.pile)
-        endgame = near_end(rules, obs.scores)
+        endgame = near_end(rules, obs.scores, self.endgame_play)
         if not obs.played and not endgame and rules.hand_size == 6 and self.use_tables:
-            leads = opening_leads(h0)
+            leads = self._opening_leads(h0)
             if leads is not None:
                 why = "opening lead: {:+.2f} expected net pegging (lead table)"
                 return self._choices(playable, dict(leads), why)
@@ -381,8 +394,21 @@ def _crib_distribution(obs: Observation) -> list[tuple[int, float]]:
     return [(x, c / n) for x, c in sorted(counts.items())]
 
 
-class ChampionPlayer(ExpertPlayer):
-    """The expert with twice the guesses at the opponent's hand in every pegging search."""
+class FrozenExpertPlayer(ExpertPlayer):
+    """``expert-1``: the expert as it stood on 2026-11-25, kept unchanged as the yardstick every
+    later expert is measured against (docs/players.md, "Strength and speed").
 
-    name = "champion"
-    draws = (128, 128, 128, 112, 96, 80, 64, 48, 48)
+    Every setting is written out here rather than inherited, so tuning `ExpertPlayer` leaves
+    it alone; a test pins its decisions in whole games on fixed seeds, so a change to the code
+    it shares (the analysis, the search, the tables) that would move it fails loudly.
+    """
+
+    name = "expert-1"
+    beta = 0.37
+    draws = (64, 64, 64, 56, 48, 40, 32, 24, 24)
+    proposals = 400
+    temperature = 0.3
+    peg_weight = 1.0
+    use_tables = True
+    endgame_discard = 35
+    endgame_play = 35

@@ -74,6 +74,6 @@ def proxy(rules: Rules, mine: int, theirs: int) -> float:
     return min(1.0, max(0.0, 0.5 + 0.5 * (mine - theirs) / rules.target))
 
 
-def near_end(rules: Rules, scores: tuple[int, ...]) -> bool:
-    """Whether some side is within `ENDGAME` points of the target (this deal may decide)."""
-    return rules.target - max(scores) <= ENDGAME
+def near_end(rules: Rules, scores: tuple[int, ...], within: int = ENDGAME) -> bool:
+    """Whether some side is within ``within`` points of the target (this deal may decide)."""
+    return rules.target - max(scores) <= within

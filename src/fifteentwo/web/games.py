@@ -298,7 +298,7 @@ class GameHub:
         """Start a game: returns its id and the token that plays it (shown once, never stored)."""
         level = request.level
         try:
-            check_level(level)
+            level = check_level(level)
         except FifteenTwoError:
             raise Refused("bad_request", f"unknown level {level!r}") from None
         if self.levels and level not in self.levels:

@@ -229,7 +229,7 @@ class TableHub:
             if spec.kind == "computer":
                 level = spec.level or "expert"
                 try:
-                    check_level(level)
+                    level = check_level(level)
                 except FifteenTwoError:
                     raise Refused("bad_request", f"unknown level {level!r}") from None
                 seats.append({"kind": "computer", "level": level, "name": f"{level} {i + 1}"})
