@@ -475,7 +475,8 @@ def test_expert_1_plays_exactly_as_it_did_when_frozen() -> None:
 def test_expert_1_keeps_its_own_settings() -> None:
     frozen = load_player("expert-1", 3)
     assert isinstance(frozen, FrozenExpertPlayer) and frozen.name == "expert-1"
-    for setting in ("beta", "draws", "proposals", "temperature", "peg_weight", "use_tables"):
+    settings = ("beta", "draws", "proposals", "temperature", "peg_weight", "use_tables")
+    for setting in (*settings, "endgame_discard", "endgame_play"):
         assert setting in vars(FrozenExpertPlayer), setting  # written out, never inherited
 
 
