@@ -51,9 +51,9 @@ class Recording(ProtocolPlayer):
 
     log: list[tuple[str, dict[str, Any]]]
 
-    def _send(self, message: dict[str, Any]) -> None:
+    def _send(self, message: dict[str, Any], awaiting: str | None = None) -> None:
         self.__dict__.setdefault("log", []).append(("sent", message))
-        super()._send(message)
+        super()._send(message, awaiting)
 
     def _read(self, seconds: float, waiting_for: str) -> dict[str, Any]:
         message = super()._read(seconds, waiting_for)
@@ -250,6 +250,16 @@ def test_engine_answers_bad_messages_with_errors() -> None:
 def test_exec_specs_that_cannot_start_are_one_line() -> None:
     with pytest.raises(BotError, match="instead of sending its hello"):
         ProtocolPlayer(f"{sys.executable} -c pass")
+    # The same words when the bot is gone before a request is even written, so the write fails
+    # before the read can notice (the race by which `-c pass` once lost its words in CI).
+    hello_then_exit = (
+        "import json, sys; sys.stdin.readline(); "
+        'print(json.dumps({"type": "hello", "protocol": 1, "name": "x"}), flush=True)'
+    )
+    player = ProtocolPlayer(f"{sys.executable} -c '{hello_then_exit}'")
+    player.proc.wait(timeout=10)
+    with pytest.raises(BotError, match="exited with status 0 instead of sending its action"):
+        player._send({"type": "decide"}, awaiting="its action")
     with pytest.raises(Exception, match="cannot start"):
         ProtocolPlayer("/no/such/program")
     with pytest.raises(Exception, match="needs a command"):

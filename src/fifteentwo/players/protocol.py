@@ -306,14 +306,19 @@ class ProtocolPlayer:
         self.close()
         return BotError(f"{self.who} {what}")
 
-    def _send(self, message: dict[str, Any]) -> None:
+    def _send(self, message: dict[str, Any], awaiting: str | None = None) -> None:
+        """Write one message; ``awaiting`` names the reply it asks for, so a bot that is gone
+        is reported the same whether the write or the read notices first."""
         data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
         stdin = self.proc.stdin
         assert stdin is not None
         try:
             stdin.write(data)
         except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
-            raise self._fail(self._gone()) from None
+            gone = self._gone()
+            raise self._fail(
+                f"{gone} instead of sending {awaiting}" if awaiting else gone
+            ) from None
 
     def _gone(self) -> str:
         code = self.proc.poll()
@@ -351,7 +356,8 @@ class ProtocolPlayer:
         return message
 
     def _handshake(self) -> None:
-        self._send({"type": "hello", "protocol": PROTOCOL_VERSION, "time_limit": self.move_time})
+        hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "time_limit": self.move_time}
+        self._send(hello, awaiting="its hello")
         reply = self._read(max(HANDSHAKE_TIME, self.move_time), "its hello")
         if reply.get("type") != "hello":
             raise self._fail(f"answered hello with {_show(reply.get('type'))}")
@@ -395,7 +401,8 @@ class ProtocolPlayer:
                 "time_limit": self.move_time,
                 "view": view_json(obs),
                 "legal": [action_to_json(a) for a in obs.legal],
-            }
+            },
+            awaiting="its action",
         )
         reply = self._read(self.move_time, "its action")
         if reply.get("type") != "action" or reply.get("id") != ident:
