@@ -1,6 +1,8 @@
 """Variants of the expert, one change each, for measuring ideas against ``expert-1`` (issue 21).
 
-Each class is the current expert with one setting moved. Load one in the arena by its
+Each class is expert-1 (the expert of 2026-11-25, which every figure here was measured as a
+change to) with one setting moved, so a figure replays whatever the expert has become since.
+Load one in the arena by its
 ``module:Class`` spec with ``bench`` on the path, on duplicate deals against the frozen expert:
 
     PYTHONPATH=bench cribbage arena --a expert_variants:WinPlay60 --b expert-1 \\
@@ -13,45 +15,45 @@ so the figure can be reproduced; move what wins into `ExpertPlayer` and re-measu
 
 from __future__ import annotations
 
-from fifteentwo.players.expert import ExpertPlayer
+from fifteentwo.players.expert import FrozenExpertPlayer
 
 
-class NoWinDiscard(ExpertPlayer):
+class NoWinDiscard(FrozenExpertPlayer):
     """Discards by expected points at every score (no win-probability discards near the end)."""
 
     name = "expert-nowindiscard"
     endgame_discard = -1
 
 
-class WinPlay60(ExpertPlayer):
+class WinPlay60(FrozenExpertPlayer):
     """The play's search values the probability of winning from 60 points out (not 35)."""
 
     name = "expert-winplay60"
     endgame_play = 60
 
 
-class WinPlayAll(ExpertPlayer):
+class WinPlayAll(FrozenExpertPlayer):
     """The play's search values the probability of winning at every score."""
 
     name = "expert-winplayall"
     endgame_play = 1000
 
 
-class PegWeightHigh(ExpertPlayer):
+class PegWeightHigh(FrozenExpertPlayer):
     """The kept ranks' pegging value counted half as much again in the discard."""
 
     name = "expert-peg15"
     peg_weight = 1.5
 
 
-class PegWeightLow(ExpertPlayer):
+class PegWeightLow(FrozenExpertPlayer):
     """The kept ranks' pegging value counted at 0.6 in the discard."""
 
     name = "expert-peg06"
     peg_weight = 0.6
 
 
-class WarmInference(ExpertPlayer):
+class WarmInference(FrozenExpertPlayer):
     """Guesses weighed by the opponent's plays at a softmax of 1 point (not 0.3): a looser
     reading of an opponent who does not play like the standard heuristic."""
 
@@ -59,10 +61,29 @@ class WarmInference(ExpertPlayer):
     temperature = 1.0
 
 
-class SearchedLead(ExpertPlayer):
+class SearchedLead(FrozenExpertPlayer):
     """The opening lead searched like every other play instead of taken from the lead table."""
 
     name = "expert-searchedlead"
 
     def _opening_leads(self, ranks: tuple[int, ...]) -> dict[int, float] | None:
         return None
+
+
+class LeadInference(FrozenExpertPlayer):
+    """The opponent's opening lead read as a player who leads by the lead table chooses it
+    (softmax 0.15 points), not through the standard heuristic: the expert's own leads come
+    from that table, so a lead says much more about the hand than the heuristic credits."""
+
+    name = "expert-leadinference"
+    lead_temperature = 0.15
+    lead_share = 1.0
+
+
+class LeadInferenceMixed(LeadInference):
+    """`LeadInference` hedged: the lead read by the table half the time, by the heuristic the
+    other half, for opponents who do not lead by the table (the standard level agrees with the
+    table's best lead on 63% of its hands). Adopted: the expert's settings since 2026-11-25."""
+
+    name = "expert-leadinference-mixed"
+    lead_share = 0.5

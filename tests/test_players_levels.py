@@ -34,9 +34,11 @@ from fifteentwo.players.discarding import crib_value, hand_mean, table_discards
 from fifteentwo.players.expert import FrozenExpertPlayer
 from fifteentwo.players.knowledge import pips_floor, unseen_indices
 from fifteentwo.players.pegging import (
+    Guess,
     PegSearch,
     guess_hands,
     heuristic_plays,
+    play_likelihood,
     sensible_keep,
     solo_best,
 )
@@ -320,6 +322,68 @@ def test_guesses_respect_known_cards_and_weights() -> None:
     assert guess_hands(rng, unseen, 0, known=[], draws=30)[0].ranks == ()
 
 
+def test_an_opening_lead_read_through_the_lead_table() -> None:
+    # The opponent led a 4 with nothing played before: with the lead table, a guess whose
+    # table lead is the 4 explains it far better than one whose table lead is another card.
+    table = {(4, 4, 10, 13): {4: 0.9, 10: -0.5, 13: -0.6}, (4, 6, 9, 13): {4: -0.4, 6: 0.3, 9: 0.1}}
+    decisions = [((), 0, 4, 4, ())]  # (pile, count, rank played, cards we held, our plays)
+    read = play_likelihood(decisions, 7, 0.3, leads=table.get, lead_temperature=0.15)
+    likes, unlikely = (4 * 3 + 1, 4 * 9, 4 * 12), (4 * 5, 4 * 8, 4 * 12)  # 4 10 K / 6 9 K
+    assert read(likes) > 0.99
+    assert read(unlikely) < 0.05
+    # A hand the table has no row for falls back to the heuristic, as without the table.
+    plain = play_likelihood(decisions, 7, 0.3)
+    other = (4 * 1, 4 * 2, 4 * 12)  # 2 3 K
+    assert read(other) == pytest.approx(plain(other))
+    # Read as a table leader half the time, the guess the table rules out still counts.
+    both = play_likelihood(
+        decisions, 7, 0.3, leads=table.get, lead_temperature=0.15, lead_share=0.5
+    )
+    assert both(unlikely) == pytest.approx(0.5 * read(unlikely) + 0.5 * plain(unlikely))
+    assert both(unlikely) > read(unlikely)
+
+
+def test_reading_the_lead_by_the_table_finds_a_table_leader_s_cards() -> None:
+    """Against a player who leads by the lead table (expert-1), the dealer's guesses after the
+    lead hold more of the cards the leader really has when the lead is read that way."""
+
+    class Reading(ExpertPlayer):
+        lead_temperature, lead_share = 0.15, 0.5
+
+    class Plain(ExpertPlayer):
+        lead_temperature = 0.0
+
+    def overlap(guesses: list[Guess], truth: list[int]) -> float:
+        total = 0.0
+        for g in guesses:
+            left = list(truth)
+            for r in g.ranks:
+                if r in left:
+                    left.remove(r)
+            total += g.weight * (len(truth) - len(left)) / len(truth)
+        return total
+
+    rules = find_rules("standard")
+    scores: dict[str, list[float]] = {"reading": [], "plain": []}
+    for seed in range(3):
+        game = Game(rules, seed=seed)
+        players = [load_player("expert-1", seed), load_player("expert-1", seed + 10)]
+        while not game.is_over:
+            seat = game.to_move
+            if seat == CHANCE:
+                game.apply(game.sample_chance())
+                continue
+            assert seat is not None
+            obs = game.observation(seat)
+            if obs.phase is Phase.PLAY and len(obs.played) == 1 and obs.played[0][0] != seat:
+                truth = [c.index // 4 + 1 for c in game.hands[1 - seat]]
+                for name, level in (("reading", Reading(seed)), ("plain", Plain(seed))):
+                    scores[name].append(overlap(level.guesses(obs), truth))
+            game.apply(players[seat].choose(obs))
+    assert len(scores["plain"]) >= 15
+    assert sum(scores["reading"]) > sum(scores["plain"])
+
+
 def test_unseen_cards_exclude_everything_the_seat_saw() -> None:
     for o in observations("standard", 5):
         unseen = set(unseen_indices(o))
@@ -476,7 +540,7 @@ def test_expert_1_keeps_its_own_settings() -> None:
     frozen = load_player("expert-1", 3)
     assert isinstance(frozen, FrozenExpertPlayer) and frozen.name == "expert-1"
     settings = ("beta", "draws", "proposals", "temperature", "peg_weight", "use_tables")
-    for setting in (*settings, "endgame_discard", "endgame_play"):
+    for setting in (*settings, "endgame_discard", "endgame_play", "lead_temperature", "lead_share"):
         assert setting in vars(FrozenExpertPlayer), setting  # written out, never inherited
 
 

@@ -10,7 +10,9 @@ Pegging, two players: for each card, the rest of the play is searched exactly
 (`fifteentwo.players.pegging.ModelSearch`, the opponent replying as a sensible player who cannot
 see our hand) against weighted guesses at the opponent's unseen cards:
 drawn from the cards we cannot see, restricted by the goes they have said, and weighted by how
-good a hand a sensible player would have kept (what their discard reveals). Far from the end the
+good a hand a sensible player would have kept (what their discard reveals) and by how well they
+explain the plays made (the opening lead read both as a player who leads by the lead table, as
+the expert does, and as one who does not would choose it). Far from the end the
 value is the expected pegging difference; near it, the probability of winning, so that pegging
 out beats counting and the show order is respected. Three- and four-player games peg by the
 standard heuristic, taking a card that pegs out whenever there is one.
@@ -80,6 +82,13 @@ class ExpertPlayer(Player):
     """Points from the target within which discards are ranked by the probability of winning."""
     endgame_play = ENDGAME
     """Points from the target within which the play's search values the probability of winning."""
+    lead_temperature = 0.15
+    """Softmax temperature (points) at which the opponent's opening lead is read as a player who
+    leads by the lead table (as the expert does) would choose it; 0 reads it through the
+    standard heuristic like their other plays."""
+    lead_share = 0.5
+    """The chance, in that reading, that the opponent leads by the lead table; the rest of the
+    time its lead is read through the heuristic (a player who leads otherwise)."""
 
     # --- discards -----------------------------------------------------------------------------
 
@@ -231,8 +240,16 @@ class ExpertPlayer(Player):
             draws = max(8, draws * 2 // 3)
         likelihood = None
         if self.temperature and obs.starter is not None:
+            leads = None
+            if self.lead_temperature and rules.hand_size == 6 and self.use_tables and not endgame:
+                leads = self._opening_leads
             likelihood = play_likelihood(
-                their_plays(obs, opp), RANK_OF[obs.starter.index], self.temperature
+                their_plays(obs, opp),
+                RANK_OF[obs.starter.index],
+                self.temperature,
+                leads=leads,
+                lead_temperature=self.lead_temperature,
+                lead_share=self.lead_share,
             )
         return guess_hands(
             self.decision_rng(obs),
@@ -412,3 +429,5 @@ class FrozenExpertPlayer(ExpertPlayer):
     use_tables = True
     endgame_discard = 35
     endgame_play = 35
+    lead_temperature = 0.0
+    lead_share = 1.0

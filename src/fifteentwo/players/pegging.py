@@ -707,10 +707,18 @@ class ModelSearch:
         return best
 
 
+LeadValues = Callable[[tuple[int, ...]], dict[int, float] | None]
+"""Opening-lead values of a hand (sorted ranks): rank -> value, or None where it has none."""
+
+
 def play_likelihood(
     decisions: Sequence[tuple[tuple[int, ...], int, int, int, tuple[int, ...]]],
     starter: int,
     temperature: float,
+    *,
+    leads: LeadValues | None = None,
+    lead_temperature: float = 0.15,
+    lead_share: float = 1.0,
 ) -> Callable[[tuple[int, ...]], float]:
     """How well a guess at a player's unplayed cards explains their plays this deal.
 
@@ -720,6 +728,10 @@ def play_likelihood(
     them: everything but their hand, the starter and our cards played before), and the card
     they chose gets its softmax probability at ``temperature`` (points). Their discards, which
     they saw and we did not, are left among their unseen cards.
+
+    With ``leads``, the opening lead of the deal may also have come from a player who leads by
+    that table (a softmax at ``lead_temperature``): with probability ``lead_share`` the lead is
+    read that way, otherwise through the heuristic, so a player of either kind is understood.
     """
     if not decisions:
         return lambda cards: 1.0
@@ -731,6 +743,14 @@ def play_likelihood(
         p = 1.0
         for i, (pile, count, rank, k, ours) in enumerate(decisions):
             hand = guess + played[i:]
+            row = None
+            if leads is not None and not i and not pile and not ours:
+                row = leads(tuple(sorted(hand)))
+                if row is not None and rank not in row:
+                    row = None
+            if row is not None and lead_share >= 1.0:
+                p *= _softmax_share(row, rank, lead_temperature)
+                continue
             counts = [4] * 14
             for r in kept:
                 counts[r] -= 1
@@ -740,16 +760,21 @@ def play_likelihood(
             unseen = 51 - len(kept) - len(ours)
             options = heuristic_plays(hand, pile, count, counts=counts, unseen=unseen, k=k)
             if len(options) <= 1:
-                continue
-            top = options[0][1]
-            z = 0.0
-            mine = 0.0
-            for r, v, _ in options:
-                e = math.exp((v - top) / temperature)
-                z += e
-                if r == rank:
-                    mine = e
-            p *= mine / z
+                heuristic = 1.0
+            else:
+                heuristic = _softmax_share({r: v for r, v, _ in options}, rank, temperature)
+            if row is None:
+                p *= heuristic
+            else:
+                table = _softmax_share(row, rank, lead_temperature)
+                p *= lead_share * table + (1.0 - lead_share) * heuristic
         return p
 
     return likelihood
+
+
+def _softmax_share(values: dict[int, float], chosen: int, temperature: float) -> float:
+    """The softmax probability (at ``temperature``) of ``chosen`` among ``values``."""
+    top = max(values.values())
+    z = sum(math.exp((v - top) / temperature) for v in values.values())
+    return math.exp((values.get(chosen, -math.inf) - top) / temperature) / z
