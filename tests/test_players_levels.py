@@ -12,6 +12,7 @@ import hashlib
 import random
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ from fifteentwo.players import (
     ExpertPlayer,
     Hint,
     NovicePlayer,
+    Player,
     StandardPlayer,
     load_player,
     play_game,
@@ -63,6 +65,20 @@ def observations(rules_name: str, seed: int, level: str = "standard") -> list[Ob
 
     play_game(rules, players, seed, on_step=keep)
     return seen
+
+
+def decisions(game: Game, players: list[Player]) -> Iterator[Observation]:
+    """Play ``game`` to its end, yielding each decision's observation before it is made (the
+    game itself can be inspected meanwhile: the hidden hands, for checking inferences)."""
+    while not game.is_over:
+        seat = game.to_move
+        if seat == CHANCE:
+            game.apply(game.sample_chance())
+            continue
+        assert seat is not None
+        obs = game.observation(seat)
+        yield obs
+        game.apply(players[seat].choose(obs))
 
 
 # --- levels ---------------------------------------------------------------------------------
@@ -295,19 +311,11 @@ def test_go_inference_is_never_wrong() -> None:
     checked = 0
     for seed in range(30):
         game = Game(rules, seed=seed)
-        players = [load_player("standard", 1), load_player("novice", 2)]
-        while not game.is_over:
-            seat = game.to_move
-            if seat == CHANCE:
-                game.apply(game.sample_chance())
-                continue
-            assert seat is not None
-            obs = game.observation(seat)
+        for obs in decisions(game, [load_player("standard", 1), load_player("novice", 2)]):
             if obs.phase is Phase.PLAY:
-                floor = pips_floor(obs, 1 - seat)
-                assert all(c.pips >= floor for c in game.hands[1 - seat])
+                floor = pips_floor(obs, 1 - obs.seat)
+                assert all(c.pips >= floor for c in game.hands[1 - obs.seat])
                 checked += floor > 1
-            game.apply(players[seat].choose(obs))
     assert checked > 50
 
 
@@ -368,18 +376,11 @@ def test_reading_the_lead_by_the_table_finds_a_table_leader_s_cards() -> None:
     for seed in range(3):
         game = Game(rules, seed=seed)
         players = [load_player("expert-1", seed), load_player("expert-1", seed + 10)]
-        while not game.is_over:
-            seat = game.to_move
-            if seat == CHANCE:
-                game.apply(game.sample_chance())
-                continue
-            assert seat is not None
-            obs = game.observation(seat)
-            if obs.phase is Phase.PLAY and len(obs.played) == 1 and obs.played[0][0] != seat:
-                truth = [c.index // 4 + 1 for c in game.hands[1 - seat]]
+        for obs in decisions(game, players):
+            if obs.phase is Phase.PLAY and len(obs.played) == 1 and obs.played[0][0] != obs.seat:
+                truth = [c.index // 4 + 1 for c in game.hands[1 - obs.seat]]
                 for name, level in (("reading", Reading(seed)), ("plain", Plain(seed))):
                     scores[name].append(overlap(level.guesses(obs), truth))
-            game.apply(players[seat].choose(obs))
     assert len(scores["plain"]) >= 15
     assert sum(scores["reading"]) > sum(scores["plain"])
 
