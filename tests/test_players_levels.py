@@ -334,19 +334,17 @@ def test_an_opening_lead_read_through_the_lead_table() -> None:
     # The opponent led a 4 with nothing played before: with the lead table, a guess whose
     # table lead is the 4 explains it far better than one whose table lead is another card.
     table = {(4, 4, 10, 13): {4: 0.9, 10: -0.5, 13: -0.6}, (4, 6, 9, 13): {4: -0.4, 6: 0.3, 9: 0.1}}
-    decisions = [((), 0, 4, 4, ())]  # (pile, count, rank played, cards we held, our plays)
-    read = play_likelihood(decisions, 7, 0.3, leads=table.get, lead_temperature=0.15)
+    led = [((), 0, 4, 4, ())]  # (pile, count, rank played, cards we held, our plays)
+    read = play_likelihood(led, 7, 0.3, leads=table.get, lead_temperature=0.15)
     likes, unlikely = (4 * 3 + 1, 4 * 9, 4 * 12), (4 * 5, 4 * 8, 4 * 12)  # 4 10 K / 6 9 K
     assert read(likes) > 0.99
     assert read(unlikely) < 0.05
     # A hand the table has no row for falls back to the heuristic, as without the table.
-    plain = play_likelihood(decisions, 7, 0.3)
+    plain = play_likelihood(led, 7, 0.3)
     other = (4 * 1, 4 * 2, 4 * 12)  # 2 3 K
     assert read(other) == pytest.approx(plain(other))
     # Read as a table leader half the time, the guess the table rules out still counts.
-    both = play_likelihood(
-        decisions, 7, 0.3, leads=table.get, lead_temperature=0.15, lead_share=0.5
-    )
+    both = play_likelihood(led, 7, 0.3, leads=table.get, lead_temperature=0.15, lead_share=0.5)
     assert both(unlikely) == pytest.approx(0.5 * read(unlikely) + 0.5 * plain(unlikely))
     assert both(unlikely) > read(unlikely)
 
