@@ -1,7 +1,8 @@
 """Variants of the expert, one change each, for measuring ideas against ``expert-1`` (issue 21).
 
 Each class is expert-1 (the expert of 2026-11-25, which every figure here was measured as a
-change to) with one setting moved, so a figure replays whatever the expert has become since.
+change to) with one setting moved (`WarmReplies` moves one on top of the lead reading the expert
+adopted), so a figure replays whatever the expert has become since.
 Load one in the arena by its
 ``module:Class`` spec with ``bench`` on the path, on duplicate deals against the frozen expert:
 
@@ -83,7 +84,25 @@ class LeadInference(FrozenExpertPlayer):
 class LeadInferenceMixed(LeadInference):
     """`LeadInference` hedged: the lead read by the table half the time, by the heuristic the
     other half, for opponents who do not lead by the table (the standard level agrees with the
-    table's best lead on 63% of its hands). Adopted: the expert's settings since 2026-11-25."""
+    table's best lead on 63% of its hands). Adopted: the expert reads leads so since 2026-11-25."""
 
     name = "expert-leadinference-mixed"
     lead_share = 0.5
+
+
+class SoftReplies(FrozenExpertPlayer):
+    """The opponent's replies in the play's search as a softmax (0.5 points) over the standard
+    heuristic's values, not always its best: the search expects what a player who does not
+    play exactly like the heuristic might do."""
+
+    name = "expert-softreplies"
+    reply_temperature = 0.5
+
+
+class WarmReplies(LeadInferenceMixed):
+    """The lead reading (`LeadInferenceMixed`) with the opponent's replies at a softmax of 1
+    point instead of the expert's 0.5: the temperature that best predicts expert-1's own plays
+    (log-likelihood -0.79 per decision against -0.84 at 0.5), yet it gained less than 0.5."""
+
+    name = "expert-warmreplies"
+    reply_temperature = 1.0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import math
 import random
 import re
 import sys
@@ -37,6 +38,7 @@ from fifteentwo.players.expert import FrozenExpertPlayer
 from fifteentwo.players.knowledge import pips_floor, unseen_indices
 from fifteentwo.players.pegging import (
     Guess,
+    ModelSearch,
     PegSearch,
     guess_hands,
     heuristic_plays,
@@ -330,6 +332,24 @@ def test_guesses_respect_known_cards_and_weights() -> None:
     assert guess_hands(rng, unseen, 0, known=[], draws=30)[0].ranks == ()
 
 
+def test_soft_replies_in_the_search_average_the_model_s_replies() -> None:
+    # We lead our last card, a 4; they hold 4 and 6. Pairing it pegs them 2 and the go 1 (3);
+    # the 6 pegs only the go (1). The heuristic values the replies 3 and 1.
+    counts = [4] * 14
+    counts[4] -= 1
+    counts[6] -= 1
+
+    def value(temperature: float) -> float:
+        search = ModelSearch(counts=counts, unseen=50, reply_temperature=temperature)
+        return search.root((4,), (4, 6), (), 0, 0, -1)[4]
+
+    assert value(0.0) == -3.0  # the heuristic's best reply, always
+    six = math.exp(-2.0) / (1.0 + math.exp(-2.0))  # softmax at 1 point
+    assert value(1.0) == pytest.approx(-3.0 * (1.0 - six) - 1.0 * six)
+    assert value(1e9) == pytest.approx(-2.0)  # either reply as likely
+    assert value(0.5) == -3.0  # the 6's share (under 2%) is dropped
+
+
 def test_an_opening_lead_read_through_the_lead_table() -> None:
     # The opponent led a 4 with nothing played before: with the lead table, a guess whose
     # table lead is the 4 explains it far better than one whose table lead is another card.
@@ -533,7 +553,14 @@ def test_expert_1_keeps_its_own_settings() -> None:
     frozen = load_player("expert-1", 3)
     assert isinstance(frozen, FrozenExpertPlayer) and frozen.name == "expert-1"
     settings = ("beta", "draws", "proposals", "temperature", "peg_weight", "use_tables")
-    for setting in (*settings, "endgame_discard", "endgame_play", "lead_temperature", "lead_share"):
+    for setting in (
+        *settings,
+        "endgame_discard",
+        "endgame_play",
+        "lead_temperature",
+        "lead_share",
+        "reply_temperature",
+    ):
         assert setting in vars(FrozenExpertPlayer), setting  # written out, never inherited
 
 

@@ -89,6 +89,10 @@ class ExpertPlayer(Player):
     lead_share = 0.5
     """The chance, in that reading, that the opponent leads by the lead table; the rest of the
     time its lead is read through the heuristic (a player who leads otherwise)."""
+    reply_temperature = 0.5
+    """Softmax temperature (points) of the opponent's replies in the play's search, over the
+    standard heuristic's values (0 has it reply with the heuristic's best card): an opponent
+    who plays otherwise than the heuristic is expected less exactly."""
 
     # --- discards -----------------------------------------------------------------------------
 
@@ -292,6 +296,7 @@ class ExpertPlayer(Player):
                 leaf=leaves.leaf(g) if leaves else None,
                 second_series=rules.second_series,
                 optional_go=rules.optional_play_after_go,
+                reply_temperature=self.reply_temperature,
             )
             values = search.root(
                 root.hand, g.ranks, root.pile, root.count, root.passed, root.last, scores
@@ -431,3 +436,4 @@ class FrozenExpertPlayer(ExpertPlayer):
     endgame_play = 35
     lead_temperature = 0.0
     lead_share = 1.0
+    reply_temperature = 0.0

@@ -541,8 +541,10 @@ class ModelSearch:
         optional_go: bool = False,
         target: int | None = None,
         leaf: Leaf | None = None,
+        reply_temperature: float = 0.0,
     ) -> None:
         self.counts = list(counts)
+        self.reply_temperature = reply_temperature
         self.unseen = unseen
         self.second_series = second_series
         self.optional_go = optional_go
@@ -552,9 +554,11 @@ class ModelSearch:
         self._memo: dict[tuple[object, ...], float] = {}
         self._root_h0: tuple[int, ...] = ()
 
-    def _their_choice(
+    def _their_choices(
         self, h0: tuple[int, ...], h1: tuple[int, ...], pile: tuple[int, ...], count: int
-    ) -> int:
+    ) -> list[tuple[int, float]]:
+        """The model's replies as (rank, probability): its best alone, or with a
+        ``reply_temperature`` a softmax over its values (replies below 2% dropped)."""
         counts = self.counts
         gone = len(self._root_h0) - len(h0)
         if gone:
@@ -567,7 +571,15 @@ class ModelSearch:
         plays = heuristic_plays(
             h1, pile, count, counts=counts, unseen=self.unseen - gone, k=len(h0)
         )
-        return plays[0][0]
+        temperature = self.reply_temperature
+        if not temperature or len(plays) == 1:
+            return [(plays[0][0], 1.0)]
+        top = plays[0][1]
+        weights = [(r, math.exp((v - top) / temperature)) for r, v, _ in plays]
+        z = sum(w for _, w in weights)
+        kept = [(r, w / z) for r, w in weights if w / z >= _REPLY_FLOOR]
+        z = sum(w for _, w in kept)
+        return [(r, w / z) for r, w in kept]
 
     def root(  # noqa: PLR0917 - the search's state, in its order
         self,
@@ -686,9 +698,11 @@ class ModelSearch:
             return found
         if turn:
             # The model always plays on after our go where it may decline: it never costs.
-            r = self._their_choice(h0, h1, pile, count)
-            i = h1.index(r)
-            best = self._after(h0, h1[:i] + h1[i + 1 :], pile, count, 1, passed, r, s0, s1)
+            best = 0.0
+            for r, p in self._their_choices(h0, h1, pile, count):
+                i = h1.index(r)
+                rest = h1[:i] + h1[i + 1 :]
+                best += p * self._after(h0, rest, pile, count, 1, passed, r, s0, s1)
         else:
             best = -999.0
             limit = 31 - count
@@ -706,6 +720,9 @@ class ModelSearch:
         self._memo[key] = best
         return best
 
+
+_REPLY_FLOOR: Final = 0.02
+"""Soft replies less likely than this are left out of the search (and the rest rescaled)."""
 
 LeadValues = Callable[[tuple[int, ...]], dict[int, float] | None]
 """Opening-lead values of a hand (sorted ranks): rank -> value, or None where it has none."""
