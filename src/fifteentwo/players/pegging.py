@@ -574,12 +574,10 @@ class ModelSearch:
         temperature = self.reply_temperature
         if not temperature or len(plays) == 1:
             return [(plays[0][0], 1.0)]
-        top = plays[0][1]
-        weights = [(r, math.exp((v - top) / temperature)) for r, v, _ in plays]
-        z = sum(w for _, w in weights)
-        kept = [(r, w / z) for r, w in weights if w / z >= _REPLY_FLOOR]
-        z = sum(w for _, w in kept)
-        return [(r, w / z) for r, w in kept]
+        shares = _softmax({r: v for r, v, _ in plays}, temperature)
+        kept = {r: p for r, p in shares.items() if p >= _REPLY_FLOOR}
+        z = sum(kept.values())
+        return [(r, p / z) for r, p in kept.items()]
 
     def root(  # noqa: PLR0917 - the search's state, in its order
         self,
@@ -790,8 +788,14 @@ def play_likelihood(
     return likelihood
 
 
+def _softmax(values: dict[int, float], temperature: float) -> dict[int, float]:
+    """The softmax probabilities (at ``temperature``) of ``values``' keys."""
+    top = max(values.values())
+    weights = {r: math.exp((v - top) / temperature) for r, v in values.items()}
+    z = sum(weights.values())
+    return {r: w / z for r, w in weights.items()}
+
+
 def _softmax_share(values: dict[int, float], chosen: int, temperature: float) -> float:
     """The softmax probability (at ``temperature``) of ``chosen`` among ``values``."""
-    top = max(values.values())
-    z = sum(math.exp((v - top) / temperature) for v in values.values())
-    return math.exp((values.get(chosen, -math.inf) - top) / temperature) / z
+    return _softmax(values, temperature).get(chosen, 0.0)
