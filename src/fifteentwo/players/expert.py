@@ -67,9 +67,11 @@ class ExpertPlayer(Player):
     name = "expert"
     beta = 0.37
     """Weight of a guessed hand's show value in its likelihood (a sensible keep)."""
-    draws: tuple[int, ...] = (64, 64, 64, 56, 48, 40, 32, 24, 24)
-    """Guesses at the opponent's hand by the number of cards both players still hold."""
-    proposals = 400
+    draws: tuple[int, ...] = (128, 128, 128, 112, 96, 80, 64, 48, 48)
+    """Guesses at the opponent's hand by the number of cards both players still hold (twice
+    expert-1's: with half as many, the choice differed from a 512-guess search's in 10-20% of
+    real choices with 5 to 7 cards out)."""
+    proposals = 800
     """Candidate hands drawn before weighting (the prior keeps the likeliest for the rest)."""
     temperature = 0.3
     """Softmax temperature (points) of the model that weighs guesses by how well they explain
