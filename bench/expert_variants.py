@@ -1,9 +1,9 @@
 """Variants of the expert, one change each, for measuring ideas against ``expert-1`` (issue 21).
 
 Each class is expert-1 (the expert of 2026-11-25, which every figure here was measured as a
-change to) with one setting moved (`WarmReplies`, `LeadAndSoftReplies` and `MoreGuesses` build on the lead
-reading the expert adopted), so a figure replays whatever the expert has become since.
-Load one in the arena by its
+change to) with one setting moved (`WarmReplies`, `LeadAndSoftReplies` and `MoreGuesses` build
+on the lead reading the expert adopted), so a figure replays whatever the expert has become
+since. Load one in the arena by its
 ``module:Class`` spec with ``bench`` on the path, on duplicate deals against the frozen expert:
 
     PYTHONPATH=bench cribbage arena --a expert_variants:WinPlay60 --b expert-1 \\
