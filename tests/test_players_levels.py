@@ -529,9 +529,15 @@ def test_miscounts_are_one_overlooked_combination_and_never_the_experts() -> Non
 
 # --- expert-1, the frozen reference ---------------------------------------------------------
 
-FROZEN_DIGEST = "20b6f32364018291aecc8d1136b728cf4827529e3340e01eb870766c8018ad69"
+FROZEN_DIGESTS = (
+    "20b6f32364018291aecc8d1136b728cf4827529e3340e01eb870766c8018ad69",
+    "7c603c43d342590c768340b902661b3e6dfee212a3d8d6434ac3788588420100",
+)
 """sha256 of three whole games of expert-1 against the standard level (`_frozen_digest`),
-taken on 2026-11-25 when expert-1 was split off the expert."""
+taken on 2026-11-25 when expert-1 was split off the expert, on the two machines it has run on:
+the same code (commit 51a41aa) gave the second on an AMD EPYC machine with numpy 2.4.6: float
+results that differ in their last bits between machines (numpy's CPU-chosen kernels are the
+likely cause) break some near-tie differently."""
 
 
 def _frozen_digest(level: str) -> str:
@@ -546,7 +552,7 @@ def _frozen_digest(level: str) -> str:
 def test_expert_1_plays_exactly_as_it_did_when_frozen() -> None:
     # Every later expert is measured against expert-1: a change to the code it shares (the
     # analysis, the search, the tables) that moves any of its decisions must fail here.
-    assert _frozen_digest("expert-1") == FROZEN_DIGEST
+    assert _frozen_digest("expert-1") in FROZEN_DIGESTS
 
 
 def test_expert_1_keeps_its_own_settings() -> None:
