@@ -16,7 +16,7 @@ so the figure can be reproduced; move what wins into `ExpertPlayer` and re-measu
 
 from __future__ import annotations
 
-from fifteentwo.players.expert import FrozenExpertPlayer
+from fifteentwo.players.expert import ExpertPlayer, FrozenExpertPlayer
 
 
 class NoWinDiscard(FrozenExpertPlayer):
@@ -125,3 +125,11 @@ class MoreGuesses(LeadAndSoftReplies):
     name = "expert-moreguesses"
     draws = (128, 128, 128, 112, 96, 80, 64, 48, 48)
     proposals = 800
+
+
+class RefinedEndgame(ExpertPlayer):
+    """The expert whose discards near the end count the kept ranks' pegging value and the
+    crib's spread in their chance of winning (`refined_endgame`)."""
+
+    name = "refined-endgame"
+    refined_endgame = True

@@ -289,3 +289,58 @@ def test_order_of_input_cards_does_not_matter() -> None:
     reference = analyze_discard(deal, dealer=True).to_json()
     for order in list(permutations(deal))[::97]:
         assert analyze_discard(list(order), dealer=True).to_json() == reference
+
+
+def test_equal_options_keep_card_order_whatever_the_last_bits() -> None:
+    # Equal options come out of BLAS matrix products a few units in the last place apart,
+    # differently on different CPUs; their order (and so the expert's choice) must not move.
+    import dataclasses
+
+    from fifteentwo.analysis.discard import _rank_key
+
+    options = analyze_discard(parse_cards("7H 8S 8D 2C QH QS"), dealer=False).options
+    first, second = options[0], options[1]
+    assert (first.throw_text, second.throw_text) == ("2C QH", "2C QS")  # equal: suits only
+    assert round(first.total, 9) == round(second.total, 9)
+    for nudge in (1e-13, -1e-13):
+        nudged = [first, dataclasses.replace(second, total=second.total + nudge)]
+        assert sorted([nudged[1], nudged[0]], key=_rank_key)[0] is first
+
+
+def test_crib_rank_distributions_against_enumeration() -> None:
+    # Uniform model: the two other crib cards and the starter are any three unseen cards.
+    from collections import Counter
+
+    from fifteentwo.analysis.discard import crib_rank_distributions
+    from fifteentwo.scoring import RANK_KEY, RANK_TABLE
+
+    hand = parse_cards("5H 5C JD QS 2H 9C")
+    dists = crib_rank_distributions(hand, dealer=True, opponent="uniform")
+    assert len(dists) == 15
+    unseen = [c for c in range(52) if c not in {card.index for card in hand}]
+    for throw in [(hand[0], hand[1]), (hand[2], hand[5])]:
+        base = RANK_KEY[throw[0].index] + RANK_KEY[throw[1].index]
+        counts = Counter(
+            RANK_TABLE[base + RANK_KEY[a] + RANK_KEY[b] + RANK_KEY[c]]
+            for a, b, c in combinations(unseen, 3)
+        )
+        n = sum(counts.values())
+        want = [counts.get(p, 0) / n for p in range(max(counts) + 1)]
+        got = dists[tuple(sorted(throw))]
+        assert got[: len(want)] == pytest.approx(want, abs=1e-12)
+        assert sum(got[len(want) :]) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_crib_rank_distributions_sensible_mean_matches_the_analysis() -> None:
+    # The rank part's mean is the analysis's crib show less flushes and nobs.
+    from fifteentwo.analysis.discard import crib_rank_distributions
+
+    for dealer in (True, False):
+        dists = crib_rank_distributions("5H 5C 8D 9S 2H KC", dealer=dealer)
+        for option in analyze_discard("5H 5C 8D 9S 2H KC", dealer=dealer, opponent="sensible"):
+            dist = dists[option.throw]
+            mean = sum(p * x for p, x in enumerate(dist))
+            assert mean <= option.crib.show + 1e-9
+            assert mean == pytest.approx(option.crib.show, abs=0.35)
+    with pytest.raises(FifteenTwoError):
+        crib_rank_distributions("5H 5C 8D 9S 2H", dealer=True)

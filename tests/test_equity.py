@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import random
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from fifteentwo.analysis.equity import (
     DealSample,
@@ -188,3 +191,75 @@ def test_self_play_deals_do_not_depend_on_processes(tmp_path: Path) -> None:
     first = sample_deals(40, player="greedy", seed=3, jobs=1, checkpoint=path)
     assert first == one[:40]
     assert sample_deals(150, player="greedy", seed=3, jobs=1, checkpoint=path) == one
+
+
+# --- the refined endgame discard (the expert's `refined_endgame`) ---------------------------
+
+
+@given(
+    st.lists(st.floats(0.0, 1.0), min_size=1, max_size=30).filter(lambda d: sum(d) > 0.1),
+    st.floats(-40.0, 40.0),
+)
+def test_shifting_a_distribution_keeps_its_mass_and_moves_its_mean(
+    weights: list[float], by: float
+) -> None:
+    import numpy as np
+
+    from fifteentwo.analysis.equity import shift_distribution
+
+    dist = np.array(weights) / sum(weights)
+    moved = shift_distribution(dist, by)
+    assert moved.sum() == pytest.approx(1.0)
+    assert (moved >= 0).all()
+    mean = float(np.arange(len(dist)) @ dist)
+    moved_mean = float(np.arange(len(moved)) @ moved)
+    if by >= 0:
+        assert moved_mean == pytest.approx(mean + by)
+    else:  # points pushed below zero stay at zero: the mean moves less, never below zero
+        assert mean + by - 1e-9 <= moved_mean <= mean + 1e-9
+        assert moved_mean >= 0
+
+
+def test_shift_by_a_whole_number_moves_every_point() -> None:
+    import numpy as np
+
+    from fifteentwo.analysis.equity import shift_distribution
+
+    dist = np.array([0.2, 0.5, 0.3])
+    assert shift_distribution(dist, 2).tolist() == pytest.approx([0, 0, 0.2, 0.5, 0.3])
+    assert shift_distribution(dist, -1).tolist() == pytest.approx([0.7, 0.3])
+    assert shift_distribution(dist, 0.5).tolist() == pytest.approx([0.1, 0.35, 0.4, 0.15])
+
+
+@pytest.mark.parametrize(("me", "opp", "dealer"), [(100, 112, True), (104, 110, False)])
+def test_refined_discard_win(me: int, opp: int, dealer: bool) -> None:
+    from fifteentwo.analysis import analyze_discard
+    from fifteentwo.analysis.equity import discard_win
+
+    option = analyze_discard("5h 5c jd qs 2h 9c", dealer=dealer).options[0]
+    hand = dict(option.hand.distribution)
+    whole = float(round(option.crib.mean))
+    plain = discard_win(me, opp, dealer=dealer, hand_distribution=hand, crib_mean=whole)
+    # A crib of certain points at a whole mean is the plain model exactly.
+    same = discard_win(
+        me, opp, dealer=dealer, hand_distribution=hand, crib_mean=whole, crib_distribution=[1.0]
+    )
+    assert same == pytest.approx(plain, abs=1e-12)
+    # More pegging for us (and less for them) never lowers the chance of winning.
+    wins = [
+        discard_win(me, opp, dealer=dealer, hand_distribution=hand, crib_mean=whole, peg_shift=s)
+        for s in (-2.0, -0.5, 0.0, 0.5, 2.0)
+    ]
+    assert all(b >= a - 1e-12 for a, b in pairwise(wins))
+    assert wins[0] < wins[-1] - 0.01
+    # A spread crib with the same mean: the crib's owner is helped by its high counts only
+    # when it needs them; the value changes, stays a probability.
+    spread = discard_win(
+        me,
+        opp,
+        dealer=dealer,
+        hand_distribution=hand,
+        crib_mean=whole,
+        crib_distribution=[0.2, 0.0, 0.5, 0.0, 0.3],
+    )
+    assert 0.0 <= spread <= 1.0 and spread != pytest.approx(plain, abs=1e-6)

@@ -35,6 +35,7 @@ __all__ = [
     "DiscardOption",
     "HandStats",
     "analyze_discard",
+    "crib_rank_distributions",
     "deal_shape",
 ]
 
@@ -306,8 +307,43 @@ def analyze_discard(
     )
 
 
+def crib_rank_distributions(
+    cards: str | Iterable[CardLike],
+    *,
+    dealer: bool,
+    opponent: OpponentModel | str = "sensible",
+) -> dict[tuple[Card, ...], list[float]]:
+    """For each two-card throw of a six-card two-player deal, P(points) of the crib's
+    fifteens, pairs and runs (index = points), the other cards drawn by the ``opponent`` model
+    as in `analyze_discard`. Flushes and nobs, left out, add a little to the mean; the
+    win-probability discard (`fifteentwo.analysis.equity.discard_win`) moves the distribution
+    to the crib's exact mean.
+    """
+    import numpy as np
+
+    from fifteentwo.analysis.tables import crib_rank_table, multiset_index
+
+    hand = sorted(to_cards(cards))
+    thrown, game = deal_shape(len(hand), 2)
+    if thrown != 2 or len(hand) != 6:
+        raise AnalysisError("crib distributions cover the six-card two-player game")
+    indices = [c.index for c in hand]
+    held = set(indices)
+    draw = _random_cards([c for c in range(52) if c not in held], thrown, game, dealer, opponent)
+    points = crib_rank_table(2)
+    out: dict[tuple[Card, ...], list[float]] = {}
+    for throw in combinations(indices, thrown):
+        row = int(multiset_index(2, [c // 4 + 1 for c in throw]))
+        dist = np.bincount(points[row], weights=draw.ranks)
+        out[tuple(Card.from_index(c) for c in throw)] = [float(p) for p in dist / dist.sum()]
+    return out
+
+
 def _rank_key(option: DiscardOption) -> tuple[float, float, tuple[int, ...]]:
     """Best first: by win probability once it exists, else total; then hand; then card order
-    (a stable order for exact ties)."""
+    (a stable order for exact ties). Values are compared to 9 decimals: equal options (the same
+    ranks in other suits, say) come out of the matrix products a few units in the last place
+    apart, differently on different CPUs (BLAS picks its kernels by CPU), and the order of
+    equals must not depend on the machine."""
     first = option.win if option.win is not None else option.total
-    return (-first, -option.hand.mean, tuple(c.index for c in option.throw))
+    return (-round(first, 9), -round(option.hand.mean, 9), tuple(c.index for c in option.throw))

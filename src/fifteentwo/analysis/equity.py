@@ -286,6 +286,8 @@ def discard_win(
     hand_distribution: dict[int, int],
     crib_mean: float,
     target: int = 121,
+    peg_shift: float = 0.0,
+    crib_distribution: Sequence[float] | None = None,
 ) -> float:
     """P(win) after keeping a hand, from the position before the deal (an approximation).
 
@@ -294,6 +296,11 @@ def discard_win(
     with the table's deals (taken as independent). The counting order is kept: the pone pegs
     and shows before the dealer, so a pone who reaches the target wins before the dealer
     counts. A position the deal does not decide is valued from the table, the deal passing.
+
+    Two refinements, off by default (the analysis's ranking, and expert-1, use neither):
+    ``peg_shift`` is the kept cards' expected net pegging against the average hand (half of it
+    moves my pegging up, half the opponent's down), and ``crib_distribution`` (P(points) by
+    points) replaces the crib's mean rounded to whole points; it is moved to ``crib_mean``.
     """
     table = load_table(target)
     hist = table.histograms
@@ -302,20 +309,12 @@ def discard_win(
     starters = sum(hand_distribution.values())
     hand_pts = np.array(list(hand_distribution), dtype=np.int64)
     hand_p = np.array(list(hand_distribution.values()), dtype=np.float64) / starters
-    crib = round(crib_mean)
     if dealer:
         opp_p = hist["pone_all"]  # the pone's pegging and hand, counted before mine
         mine_p = hist["dealer_peg"]
     else:
         opp_p = hist["dealer_no_crib"]
         mine_p = hist["pone_peg"]
-    # My points this deal: pegging + hand (+ crib when I deal), as a distribution.
-    mine_dist = np.convolve(mine_p, np.bincount(hand_pts, weights=hand_p))
-    if dealer:
-        mine_dist = np.concatenate([np.zeros(crib), mine_dist])
-    my_after = np.minimum(my_score + np.arange(len(mine_dist)), target)
-    opp_pts = np.arange(len(opp_p)) + (0 if dealer else crib)
-    opp_after = np.minimum(opp_score + opp_pts, target)
     win_table = np.zeros((target + 1, target + 1))
     win_table[:target, :target] = table.win[:, :, 0 if dealer else 1]
     win_table[target, :] = 1.0  # I reached the target
@@ -324,5 +323,88 @@ def discard_win(
         win_table[target, target] = 0.0  # the pone counts first
     else:
         win_table[target, target] = 1.0  # I am the pone: I count first
+    if peg_shift or crib_distribution is not None:
+        return _refined_win(
+            my_score,
+            opp_score,
+            dealer=dealer,
+            hand=np.bincount(hand_pts, weights=hand_p).astype(np.float64),
+            mine_p=mine_p,
+            opp_p=opp_p,
+            crib=_crib_points(crib_mean, crib_distribution),
+            peg_shift=peg_shift,
+            win_table=win_table,
+            target=target,
+        )
+    crib = round(crib_mean)
+    # My points this deal: pegging + hand (+ crib when I deal), as a distribution.
+    mine_dist = np.convolve(mine_p, np.bincount(hand_pts, weights=hand_p))
+    if dealer:
+        mine_dist = np.concatenate([np.zeros(crib), mine_dist])
+    my_after = np.minimum(my_score + np.arange(len(mine_dist)), target)
+    opp_pts = np.arange(len(opp_p)) + (0 if dealer else crib)
+    opp_after = np.minimum(opp_score + opp_pts, target)
     values = win_table[np.ix_(my_after, opp_after)]
     return min(1.0, max(0.0, float(mine_dist @ values @ opp_p)))  # rounding can pass 1
+
+
+FloatArray = npt.NDArray[np.float64]
+
+
+def _refined_win(
+    my_score: int,
+    opp_score: int,
+    *,
+    dealer: bool,
+    hand: FloatArray,
+    mine_p: FloatArray,
+    opp_p: FloatArray,
+    crib: FloatArray,
+    peg_shift: float,
+    win_table: FloatArray,
+    target: int,
+) -> float:
+    """`discard_win` with the pegging moved by ``peg_shift`` and the crib as a distribution."""
+    mine = np.convolve(shift_distribution(mine_p, peg_shift / 2), hand)
+    theirs = shift_distribution(opp_p, -peg_shift / 2)
+    if dealer:
+        mine = np.convolve(mine, crib)
+    else:
+        theirs = np.convolve(theirs, crib)
+    my_after = np.minimum(my_score + np.arange(len(mine)), target)
+    opp_after = np.minimum(opp_score + np.arange(len(theirs)), target)
+    values = win_table[np.ix_(my_after, opp_after)]
+    return min(1.0, max(0.0, float(mine @ values @ theirs)))
+
+
+def _crib_points(mean: float, distribution: Sequence[float] | None) -> FloatArray:
+    """The crib's P(points): the distribution moved to ``mean``, or the mean alone (split
+    between the two whole numbers around it, so that its mean is exact)."""
+    if distribution is None:
+        return shift_distribution(np.array([1.0]), mean)
+    dist = np.asarray(distribution, dtype=np.float64)
+    dist = dist / dist.sum()
+    return shift_distribution(dist, mean - float(np.arange(len(dist)) @ dist))
+
+
+def shift_distribution(dist: FloatArray, by: float) -> FloatArray:
+    """P(points) moved up by ``by`` points (a fraction splits each point between the two whole
+    shifts around it; points pushed below zero stay at zero), so its mean moves by ``by``
+    unless mass piles up at zero."""
+    low = int(np.floor(by))
+    part = by - low
+    out = _whole_shift(dist, low)
+    if part:
+        up = _whole_shift(dist, low + 1)
+        out = np.concatenate([out, np.zeros(len(up) - len(out))]) * (1 - part) + part * up
+    return out
+
+
+def _whole_shift(dist: FloatArray, by: int) -> FloatArray:
+    if by >= 0:
+        return np.concatenate([np.zeros(by), dist])
+    if -by >= len(dist):
+        return np.array([float(dist.sum())])
+    out = np.array(dist[-by:], dtype=np.float64)
+    out[0] += float(dist[:-by].sum())
+    return out

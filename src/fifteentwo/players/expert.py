@@ -95,12 +95,19 @@ class ExpertPlayer(Player):
     """Softmax temperature (points) of the opponent's replies in the play's search, over the
     standard heuristic's values (0 has it reply with the heuristic's best card): an opponent
     who plays otherwise than the heuristic is expected less exactly."""
+    refined_endgame = False
+    """Near the end, value a discard's chance of winning with the kept ranks' pegging value
+    (`pegtable`) moving both sides' pegging, and the crib as a distribution of points rather
+    than its mean rounded to whole points (`discard_win`'s ``peg_shift`` and
+    ``crib_distribution``)."""
 
     # --- discards -----------------------------------------------------------------------------
 
     def discard_options(self, obs: Observation) -> list[tuple[float, tuple[Card, ...], str, str]]:
         """(value, throw, why, unit) for each discard, best first."""
         from fifteentwo.analysis import analyze_discard
+        from fifteentwo.analysis.discard import crib_rank_distributions
+        from fifteentwo.analysis.equity import discard_win
 
         rules = obs.rules
         ours = our_crib(obs)
@@ -108,19 +115,34 @@ class ExpertPlayer(Player):
         score: tuple[int, int] | None = None
         if two and covered(rules) and near_end(rules, obs.scores, self.endgame_discard):
             score = (obs.scores[obs.side], obs.scores[1 - obs.side])
+        pegs = two and rules.hand_size == 6 and self.use_tables
+        refined = score is not None and pegs and self.refined_endgame
         analysis = analyze_discard(
             obs.hand,
             dealer=ours,
             players=rules.players,
             opponent="sensible" if two else "uniform",
-            score=score,
+            score=None if refined else score,
             target=rules.target,
         )
-        pegs = two and rules.hand_size == 6 and self.use_tables
+        cribs = crib_rank_distributions(obs.hand, dealer=ours) if refined else {}
         out = []
         sign = "+" if ours else "-"
         for o in analysis:
             why = f"keep {o.keep_text}: hand {o.hand.mean:.2f} {sign} crib {o.crib.mean:.2f}"
+            if refined and score is not None:
+                peg = self.peg_weight * self._peg_value([RANK_OF[c.index] for c in o.keep], ours)
+                win = discard_win(
+                    *score,
+                    dealer=ours,
+                    hand_distribution=dict(o.hand.distribution),
+                    crib_mean=o.crib.mean,
+                    target=rules.target,
+                    peg_shift=peg,
+                    crib_distribution=cribs[o.throw],
+                )
+                out.append((win, o.throw, f"wins {win:.1%}; {why}, pegging {peg:+.2f}", "win"))
+                continue
             if o.win is not None:
                 out.append((o.win, o.throw, f"wins {o.win:.1%}; {why}", "win"))
                 continue
@@ -130,7 +152,8 @@ class ExpertPlayer(Player):
                 value += peg
                 why += f", pegging {peg:+.2f}"
             out.append((value, o.throw, why, "points"))
-        out.sort(key=lambda x: -x[0])
+        # To 9 decimals, so that equal options keep the analysis's machine-independent order.
+        out.sort(key=lambda x: -round(x[0], 9))
         return out
 
     def _peg_value(self, ranks: Sequence[int], ours: bool) -> float:
@@ -439,3 +462,4 @@ class FrozenExpertPlayer(ExpertPlayer):
     lead_temperature = 0.0
     lead_share = 1.0
     reply_temperature = 0.0
+    refined_endgame = False

@@ -1,0 +1,216 @@
+"""A change to a player measured on common random numbers: the candidate and the player it
+changes (the base) each play the same games against the same opponent, with the same seeds.
+
+Why: the arena's ``--a candidate --b expert-1`` needs 20,000 games to see +0.02 wins per pair.
+Most of those games say nothing about the change, because the candidate decides exactly as the
+base does in them. Here the candidate and the base share their seed, so they decide alike until
+the first decision where the change matters; a game in which no decision differed is the same
+game for both (it is not played twice), and the difference between the two comes only from the
+games that diverged. Its interval is much narrower than that of two separate matches, for the
+same number of games.
+
+The games are the arena's (``cribbage arena --a CANDIDATE --b OPPONENT --duplicate --seed S``
+plays exactly the candidate's games here, game for game): two-player rules, duplicate deals, A's
+seat alternating. The report gives the candidate's and the base's results against the opponent
+on those games, and their difference per duplicate pair (in the arena's units: A's wins minus
+B's, margin, game points) with a 95% interval over pairs.
+
+``--compare discard`` (or ``play``) checks only decisions of that phase for a divergence: use it
+when the change touches only that phase (the check costs a second decision by the base). A
+decision outside it is assumed equal; ``--verify N`` replays the base in the first N games even
+when no decision differed, and fails if any such game came out otherwise.
+
+    PYTHONPATH=bench python bench/paired.py --candidate expert_variants:RefinedEndgame \\
+        --base expert --opponent expert-1 --games 4000 --jobs 2 --compare discard
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import math
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from multiprocessing import Pool
+from typing import Any
+
+from fifteentwo.actions import Action, Phase
+from fifteentwo.arena import derive_seed, seating
+from fifteentwo.game import Observation
+from fifteentwo.players import Player, load_player, play_game
+from fifteentwo.rules import Rules, find_rules
+
+
+def make_player(spec: str, seed: int) -> Player:
+    """A level by name, or ``module:Class`` built directly (in process, unguarded: our code)."""
+    if ":" not in spec:
+        return load_player(spec, seed)
+    module_name, _, class_name = spec.partition(":")
+    cls = getattr(importlib.import_module(module_name), class_name)
+    player: Player = cls(seed)
+    return player
+
+
+class _Watched:
+    """The candidate in its seat; records whether the base would have decided otherwise."""
+
+    def __init__(self, candidate: Player, base: Player, phases: frozenset[Phase] | None) -> None:
+        self.candidate, self.base, self.phases = candidate, base, phases
+        self.rng = candidate.rng
+        self.diverged = False
+
+    def choose(self, obs: Observation) -> Action:
+        action = self.candidate.choose(obs)
+        if not self.diverged and (self.phases is None or obs.phase in self.phases):
+            self.diverged = self.base.choose(obs) != action
+        return action
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    candidate: str
+    base: str
+    opponent: str
+    rules: Rules
+    seed: int
+    index: int
+    phases: frozenset[Phase] | None
+    verify: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One game: (won, margin, game points) for the candidate and for the base, and whether
+    they diverged (when not, the base's are the candidate's)."""
+
+    index: int
+    diverged: bool
+    candidate: tuple[int, int, int]
+    base: tuple[int, int, int]
+
+
+def _seats(job: Job, a: Player) -> tuple[list[Player], int]:
+    set_index, rotation = job.index // 2, job.index % 2
+    (a_seat,) = seating(job.rules, rotation)
+    opponent = make_player(job.opponent, derive_seed(job.seed, "b", set_index, 0))
+    seats = [opponent, opponent]
+    seats[a_seat] = a
+    return seats, a_seat
+
+
+def _a_player(job: Job, spec: str) -> Player:
+    return make_player(spec, derive_seed(job.seed, "a", job.index // 2, 0))
+
+
+def _result_of(job: Job, seats: Sequence[Any], a_seat: int) -> tuple[int, int, int]:
+    game = play_game(job.rules, seats, derive_seed(job.seed, "deal", job.index // 2))
+    side = job.rules.side_of(a_seat)
+    other = 1 - side
+    won = int(game.winner == side)
+    margin = game.scores[side] - game.scores[other]
+    points = game.match_points[side] - game.match_points[other]
+    return won, margin, points
+
+
+def play(job: Job) -> Result:
+    watched = _Watched(_a_player(job, job.candidate), _a_player(job, job.base), job.phases)
+    seats, a_seat = _seats(job, watched)  # type: ignore[arg-type]
+    candidate = _result_of(job, seats, a_seat)
+    if not (watched.diverged or job.verify):
+        return Result(job.index, False, candidate, candidate)
+    seats, a_seat = _seats(job, _a_player(job, job.base))
+    base = _result_of(job, seats, a_seat)
+    if not watched.diverged and base != candidate:
+        raise SystemExit(f"error: game {job.index} differs with no decision that differed")
+    return Result(job.index, watched.diverged, candidate, base)
+
+
+def _interval(values: Sequence[float]) -> tuple[float, float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / max(1, n - 1)
+    half = 1.96 * math.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
+def report(results: list[Result], seconds: float) -> str:
+    """The candidate's and the base's results and their paired difference, as text."""
+    results.sort(key=lambda r: r.index)
+    n = len(results)
+    lines = [f"{n} games, {sum(r.diverged for r in results)} diverged, {seconds:.0f} s"]
+    for name, pick in (("candidate", 0), ("base", 1)):
+        wins = sum((r.candidate, r.base)[pick][0] for r in results)
+        lines.append(f"{name:9}: wins {wins / n:.2%} of the games against the opponent")
+    pairs: dict[int, list[Result]] = {}
+    for r in results:
+        pairs.setdefault(r.index // 2, []).append(r)
+    for name, pick in (("candidate", 0), ("base", 1)):
+        per_pair = [
+            sum(2 * (r.candidate, r.base)[pick][0] - 1 for r in pair)
+            for pair in pairs.values()
+            if len(pair) == 2
+        ]
+        mean, lo, hi = _interval(per_pair)
+        lines.append(f"{name} - opponent, wins per pair: {mean:+.3f} ({lo:+.3f} to {hi:+.3f})")
+    for label, k, scale in (("wins per pair", 0, 2), ("margin per pair", 1, 1)):
+        diffs = [
+            scale * sum(r.candidate[k] - r.base[k] for r in pair)
+            for pair in pairs.values()
+            if len(pair) == 2
+        ]
+        mean, lo, hi = _interval(diffs)
+        lines.append(f"candidate - base, {label}: {mean:+.3f} ({lo:+.3f} to {hi:+.3f})")
+    diffs = [sum(r.candidate[2] - r.base[2] for r in p) for p in pairs.values() if len(p) == 2]
+    mean, lo, hi = _interval(diffs)
+    lines.append(f"candidate - base, game points per pair: {mean:+.3f} ({lo:+.3f} to {hi:+.3f})")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--candidate", required=True)
+    parser.add_argument("--base", required=True)
+    parser.add_argument("--opponent", required=True)
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=21)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--variant", default="standard")
+    parser.add_argument("--compare", choices=("all", "discard", "play"), default="all")
+    parser.add_argument("--verify", type=int, default=0, metavar="N")
+    args = parser.parse_args(argv)
+    rules = find_rules(args.variant)
+    if rules.sides != 2 or rules.partnerships:
+        print("error: paired runs cover two-player games", file=sys.stderr)
+        return 2
+    phases = {"all": None, "discard": frozenset({Phase.DISCARD}), "play": frozenset({Phase.PLAY})}
+    jobs = [
+        Job(
+            args.candidate,
+            args.base,
+            args.opponent,
+            rules,
+            args.seed,
+            i,
+            phases[args.compare],
+            i < args.verify,
+        )
+        for i in range(args.games - args.games % 2)
+    ]
+    start = time.perf_counter()
+    results = run(jobs, args.jobs)
+    print(report(results, time.perf_counter() - start))
+    return 0
+
+
+def run(jobs: Sequence[Job], processes: int) -> list[Result]:
+    """Play the jobs, in this process when ``processes`` is 1."""
+    if processes == 1:
+        return [play(job) for job in jobs]
+    with Pool(processes) as pool:
+        return list(pool.imap_unordered(play, jobs, chunksize=4))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

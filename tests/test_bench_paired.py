@@ -1,0 +1,45 @@
+"""bench/paired.py: a change measured on common random numbers plays the arena's own games."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from fifteentwo.arena import run_match
+from fifteentwo.rules import find_rules
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+import paired
+
+
+def _jobs(candidate: str, base: str, games: int, verify: int = 0) -> list[paired.Job]:
+    rules = find_rules("standard")
+    return [
+        paired.Job(candidate, base, "random", rules, 7, i, None, i < verify) for i in range(games)
+    ]
+
+
+def test_the_candidates_games_are_the_arenas() -> None:
+    results = paired.run(_jobs("greedy", "novice", 6), 1)
+    arena = run_match("greedy", "random", find_rules("standard"), 6, duplicate=True, seed=7)
+    assert sum(r.candidate[0] for r in results) == arena.a_wins
+    base = run_match("novice", "random", find_rules("standard"), 6, duplicate=True, seed=7)
+    assert sum(r.base[0] for r in results) == base.a_wins
+    assert all(r.diverged for r in results)  # greedy and novice discard differently
+
+
+def test_a_player_against_itself_never_diverges() -> None:
+    results = paired.run(_jobs("standard", "standard", 4, verify=4), 1)
+    assert not any(r.diverged for r in results)
+    assert all(r.candidate == r.base for r in results)
+    text = paired.report(results, 1.0)
+    assert "4 games, 0 diverged" in text
+    assert "candidate - base, wins per pair: +0.000" in text
+
+
+def test_only_two_player_games(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--candidate", "standard", "--base", "standard", "--opponent", "random"]
+    assert paired.main([*args, "--variant", "three-player"]) == 2
+    assert capsys.readouterr().err.startswith("error: ")
