@@ -1,10 +1,11 @@
 """Variants of the expert, one change each, for measuring ideas against ``expert-1`` (issue 21).
 
 Each class is expert-1 (the expert of 2026-11-25, which every figure here was measured as a
-change to) with one setting moved (`WarmReplies`, `LeadAndSoftReplies` and `MoreGuesses` build
-on the lead reading the expert adopted), so a figure replays whatever the expert has become
-since. Load one in the arena by its
-``module:Class`` spec with ``bench`` on the path, on duplicate deals against the frozen expert:
+change to) with one setting moved (`WarmReplies`, `LeadAndSoftReplies`, `MoreGuesses` and
+`RefinedEndgame` build on the lead reading the expert adopted), so a figure replays whatever the
+expert has become since. Load one in the arena by its ``module:Class`` spec with ``bench`` on
+the path, on duplicate deals against the frozen expert (or measure one against the step before
+it with ``bench/paired.py``):
 
     PYTHONPATH=bench cribbage arena --a expert_variants:WinPlay60 --b expert-1 \\
         --games 2000 --duplicate --jobs 2 --seed 1
@@ -16,7 +17,7 @@ so the figure can be reproduced; move what wins into `ExpertPlayer` and re-measu
 
 from __future__ import annotations
 
-from fifteentwo.players.expert import ExpertPlayer, FrozenExpertPlayer
+from fifteentwo.players.expert import FrozenExpertPlayer
 
 
 class NoWinDiscard(FrozenExpertPlayer):
@@ -127,9 +128,10 @@ class MoreGuesses(LeadAndSoftReplies):
     proposals = 800
 
 
-class RefinedEndgame(ExpertPlayer):
-    """The expert whose discards near the end count the kept ranks' pegging value and the
-    crib's spread in their chance of winning (`refined_endgame`)."""
+class RefinedEndgame(MoreGuesses):
+    """`MoreGuesses` whose discards near the end count the kept ranks' pegging value and the
+    crib's spread in their chance of winning (`refined_endgame`): the expert as adopted later
+    on 2026-11-25, written out here like the steps before it."""
 
-    name = "refined-endgame"
+    name = "expert-refined-endgame"
     refined_endgame = True

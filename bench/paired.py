@@ -21,7 +21,7 @@ decision outside it is assumed equal; ``--verify N`` replays the base in the fir
 when no decision differed, and fails if any such game came out otherwise.
 
     PYTHONPATH=bench python bench/paired.py --candidate expert_variants:RefinedEndgame \\
-        --base expert --opponent expert-1 --games 4000 --jobs 2 --compare discard
+        --base expert_variants:MoreGuesses --opponent expert-1 --games 2000 --compare discard
 """
 
 from __future__ import annotations
