@@ -27,7 +27,6 @@ when no decision differed, and fails if any such game came out otherwise.
 from __future__ import annotations
 
 import argparse
-import importlib
 import math
 import sys
 import time
@@ -41,16 +40,6 @@ from fifteentwo.arena import derive_seed, seating
 from fifteentwo.game import Observation
 from fifteentwo.players import Player, load_player, play_game
 from fifteentwo.rules import Rules, find_rules
-
-
-def make_player(spec: str, seed: int) -> Player:
-    """A level by name, or ``module:Class`` built directly (in process, unguarded: our code)."""
-    if ":" not in spec:
-        return load_player(spec, seed)
-    module_name, _, class_name = spec.partition(":")
-    cls = getattr(importlib.import_module(module_name), class_name)
-    player: Player = cls(seed)
-    return player
 
 
 class _Watched:
@@ -94,14 +83,14 @@ class Result:
 def _seats(job: Job, a: Player) -> tuple[list[Player], int]:
     set_index, rotation = job.index // 2, job.index % 2
     (a_seat,) = seating(job.rules, rotation)
-    opponent = make_player(job.opponent, derive_seed(job.seed, "b", set_index, 0))
+    opponent = load_player(job.opponent, derive_seed(job.seed, "b", set_index, 0))
     seats = [opponent, opponent]
     seats[a_seat] = a
     return seats, a_seat
 
 
 def _a_player(job: Job, spec: str) -> Player:
-    return make_player(spec, derive_seed(job.seed, "a", job.index // 2, 0))
+    return load_player(spec, derive_seed(job.seed, "a", job.index // 2, 0))
 
 
 def _result_of(job: Job, seats: Sequence[Any], a_seat: int) -> tuple[int, int, int]:
