@@ -35,9 +35,10 @@ from fifteentwo.app.options import default_level, known_levels
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.rules import find_rules
 from fifteentwo.store import Store, open_store
-from fifteentwo.web.accounts import Accounts, server_secret
+from fifteentwo.web.accounts import COOKIE, Accounts, server_secret
 from fifteentwo.web.bus import Bus, open_bus
 from fifteentwo.web.games import GameHub, Refused, WebGame
+from fifteentwo.web.lobby import lobby_routes
 from fifteentwo.web.protocol import (
     MAX_MESSAGE_BYTES,
     VARIANTS,
@@ -50,6 +51,7 @@ from fifteentwo.web.protocol import (
     PingMessage,
     RematchMessage,
     StateMessage,
+    TalkMessage,
     UndoMessage,
     first_error,
     parse_client_message,
@@ -128,6 +130,9 @@ class Connection:
         self.websocket = websocket
         self.seat = -1
         self.table: str | None = None
+        self.person = ""
+        """Who is at the other end, for talk's rate limit (the cookie's player, else the
+        address)."""
         self._lock = asyncio.Lock()
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -185,7 +190,7 @@ def create_app(
             store_call=hub.store_call,
             tick=table_tick,
         )
-        await bus.start(table_hub.on_bus)
+        await bus.start(table_hub.on_bus, table_hub.on_talk)
         sweeper = asyncio.create_task(hub.run_sweeper())
         table_sweeper = asyncio.create_task(table_hub.run_sweeper())
         try:
@@ -245,6 +250,9 @@ def create_app(
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
         conn = Connection(websocket)
+        known = accounts().identity(websocket.cookies.get(COOKIE))
+        host = websocket.client.host if websocket.client else "?"
+        conn.person = known.owner_hint if known is not None else f"ip:{host}"
         game: WebGame | None = None
         bad = 0
         limit = RateLimit()
@@ -289,6 +297,7 @@ def create_app(
 
     routes = [
         *social_routes(tables, accounts, hub.compute),
+        *lobby_routes(tables, accounts),
         Route("/t/{table}", index),
         Route("/t/{table}/watch/{token}", index),
         Route("/leaderboard", index),
@@ -383,7 +392,19 @@ async def _handle_table(tables: TableHub, conn: Connection, text: str) -> dict[s
         return None
     if isinstance(msg, StateMessage):
         return tables.state(await tables.load(conn.table), conn.seat, log=True)
-    return error("bad_message", "at a table: act, rematch, state or ping")
+    if isinstance(msg, TalkMessage):
+        await tables.talk(conn.table, conn.seat, _talker(tables, conn), msg.text, msg.phrase)
+        return None
+    return error("bad_message", "at a table: act, rematch, state, talk or ping")
+
+
+def _talker(tables: TableHub, conn: Connection) -> str:
+    """The person a table connection speaks for: the seat's player (one rate limit for all
+    their tabs and processes), or the spectator's cookie or address."""
+    table = tables.tables.get(conn.table or "")
+    if conn.seat >= 0 and table is not None and table.seats[conn.seat].get("player"):
+        return str(table.seats[conn.seat]["player"])
+    return conn.person
 
 
 async def _body(request: Request) -> bytes | Response:

@@ -4,7 +4,12 @@
 and new version on a Redis pub/sub channel and calls back for those other processes published,
 so players of one table may be connected to different processes. Only ids and versions cross
 the bus; every process reads the table itself from the shared store, so a lost message costs a
-refresh, never a move.
+refresh, never a move. Table talk (`web.talk`) crosses it too, on a channel of its own: a talk
+line is already stored with its table when it is published, so a lost one shows at a reload.
+
+Every Redis key and channel of the lobby and talk starts with `RedisBus.prefix` (the
+``FIFTEENTWO_REDIS_PREFIX`` environment variable, default ``fifteentwo``): servers with the same
+prefix share quick-match queues and talk; tests use a prefix of their own.
 """
 
 from __future__ import annotations
@@ -18,25 +23,35 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
-__all__ = ["CHANNEL", "Bus", "LocalBus", "RedisBus", "open_bus"]
+__all__ = ["CHANNEL", "Bus", "LocalBus", "RedisBus", "TalkHandler", "open_bus"]
 
 CHANNEL: Final = "fifteentwo:tables"
+PREFIX_ENV: Final = "FIFTEENTWO_REDIS_PREFIX"
 _log = logging.getLogger("fifteentwo.web")
 
 Handler = Callable[[str, int], Awaitable[None]]
 """Called with a table's id and the version another process wrote (it must return quickly:
 messages are handled one after another)."""
+TalkHandler = Callable[[str, dict[str, Any]], Awaitable[None]]
+"""Called with a table's id and a talk message another process published."""
 
 
 class Bus:
     """The interface: publish a table's id and new version; `start` calls ``handler`` for
     others'."""
 
-    async def start(self, handler: Handler) -> None:
+    redis: Any = None
+    """The Redis client shared with the lobby and talk (None for one process)."""
+    prefix: str = "fifteentwo"
+
+    async def start(self, handler: Handler, talk: TalkHandler | None = None) -> None:
         """Begin listening (a no-op for one process)."""
 
     async def publish(self, table_id: str, version: int) -> None:
         """Tell the other processes that this table changed (it is now at ``version``)."""
+
+    async def publish_talk(self, table_id: str, message: dict[str, Any]) -> None:
+        """Hand a talk message to the other processes' connections to this table."""
 
     async def close(self) -> None:
         """Stop listening and close connections."""
@@ -55,25 +70,34 @@ class RedisBus(Bus):
         self.url = url
         self.me = f"{os.getpid()}-{secrets.token_hex(4)}"
         self._redis: Any = redis.from_url(url, socket_connect_timeout=5)
+        self.redis = self._redis
+        self.prefix = os.environ.get(PREFIX_ENV) or "fifteentwo"
+        self.talk_channel = f"{self.prefix}:talk"
         self._task: asyncio.Task[None] | None = None
 
     async def check(self) -> None:
         """Fail now, in one line, if Redis cannot be reached."""
         await self._redis.ping()
 
-    async def start(self, handler: Handler) -> None:
-        self._task = asyncio.create_task(self._listen(handler))
+    async def start(self, handler: Handler, talk: TalkHandler | None = None) -> None:
+        self._task = asyncio.create_task(self._listen(handler, talk))
 
-    async def _listen(self, handler: Handler) -> None:
+    async def _listen(self, handler: Handler, talk: TalkHandler | None) -> None:
         delay = 0.2
         while True:
             try:
                 pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(CHANNEL)
+                await pubsub.subscribe(CHANNEL, self.talk_channel)
                 delay = 0.2
                 async for message in pubsub.listen():
                     try:
                         body = json.loads(message["data"])
+                        if _text(message["channel"]) == self.talk_channel:
+                            if talk is not None and body.get("from") != self.me:
+                                said, where = body.get("message"), body.get("table")
+                                if isinstance(said, dict) and isinstance(where, str):
+                                    await talk(where, said)
+                            continue
                         table, version = body.get("table"), body.get("version")
                         if (
                             body.get("from") != self.me
@@ -94,6 +118,10 @@ class RedisBus(Bus):
         body = {"table": table_id, "version": version, "from": self.me}
         await self._redis.publish(CHANNEL, json.dumps(body))
 
+    async def publish_talk(self, table_id: str, message: dict[str, Any]) -> None:
+        body = {"table": table_id, "message": message, "from": self.me}
+        await self._redis.publish(self.talk_channel, json.dumps(body))
+
     async def close(self) -> None:
         if self._task is not None:
             self._task.cancel()
@@ -101,6 +129,10 @@ class RedisBus(Bus):
                 await self._task
         with contextlib.suppress(Exception):
             await self._redis.aclose()
+
+
+def _text(value: Any) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 def open_bus(url: str | None) -> Bus:

@@ -27,8 +27,11 @@ __all__ = [
     "JoinMessage",
     "NewGameRequest",
     "NewTableRequest",
+    "QuickMatchRequest",
     "RematchMessage",
     "SitRequest",
+    "TalkMessage",
+    "TicketRequest",
     "first_error",
     "parse_client_message",
 ]
@@ -159,6 +162,15 @@ class PingMessage(_Strict):
     type: Literal["ping"]
 
 
+class TalkMessage(_Strict):
+    """Say something at a table: free text (cleaned and cut by `web.talk`) or a quick phrase
+    by its key (``gg``, ``nice``, ``gl``, ``wp``, ``thanks``)."""
+
+    type: Literal["talk"]
+    text: Annotated[str, StringConstraints(max_length=1000)] = ""
+    phrase: Literal["gg", "nice", "gl", "wp", "thanks"] | None = None
+
+
 ClientMessage = Annotated[
     HelloMessage
     | JoinMessage
@@ -168,7 +180,8 @@ ClientMessage = Annotated[
     | UndoMessage
     | CoachMessage
     | StateMessage
-    | PingMessage,
+    | PingMessage
+    | TalkMessage,
     Field(discriminator="type"),
 ]
 
@@ -220,6 +233,24 @@ class NewTableRequest(_Strict):
     """A turn timer: after this long a computer makes the pending decision."""
     name: Annotated[str, StringConstraints(max_length=40)] = ""
     player: Secret | None = None
+    rated: bool = True
+    """False: never rated, even between people with accounts (the lobby shows which)."""
+    lobby: bool = True
+    """Listed in the lobby while it waits for people (False: only its link finds it)."""
+
+
+class QuickMatchRequest(_Strict):
+    """``POST /api/quick``: seat me with the next person who wants the same game."""
+
+    variant: Literal["standard", "short", "five-card", "three-player", "four-player"] = "standard"
+    rated: bool = False
+    name: Annotated[str, StringConstraints(max_length=40)] = ""
+
+
+class TicketRequest(_Strict):
+    """``POST /api/quick/poll`` and ``/api/quick/cancel``: a quick-match ticket."""
+
+    ticket: Secret
 
 
 class SitRequest(_Strict):

@@ -45,8 +45,19 @@ from fifteentwo.store.base import (
 )
 from fifteentwo.web.bus import Bus, LocalBus
 from fifteentwo.web.games import Listener, Refused, to_action, token_hash
+from fifteentwo.web.matchmaking import LocalMatchmaker, Matchmaker, RedisMatchmaker
 from fifteentwo.web.protocol import NewTableRequest
 from fifteentwo.web.ratings import rate_table_game
+from fifteentwo.web.talk import (
+    HISTORY,
+    PHRASES,
+    LocalRate,
+    RedisRate,
+    clean_text,
+    make_message,
+    speaker_id,
+    visible_to,
+)
 from fifteentwo.web.view import event_json, observation_json
 
 __all__ = ["SPECTATOR", "LiveTable", "TableHub"]
@@ -123,6 +134,28 @@ class LiveTable:
             "turn_started": self.data.get("turn_started"),
             "results": self.data.get("results", []),
             "rated": self.data.get("rated", False),
+            "rated_table": not self.data.get("casual", False),
+            "lobby": bool(self.data.get("lobby", False)),
+            "quick": bool(self.data.get("quick", False)),
+        }
+
+    def lobby_entry(self, created_at: str) -> dict[str, Any] | None:
+        """The table as the lobby lists it, or None if the lobby does not show it (not
+        listed, not open, or no free seat)."""
+        if self.status != "open" or not self.data.get("lobby"):
+            return None
+        free = sum(1 for s in self.seats if s["kind"] == "person" and not s.get("token"))
+        if not free:
+            return None
+        return {
+            "id": self.table_id,
+            "variant": self.data["variant"],
+            "seats": len(self.seats),
+            "filled": len(self.seats) - free,
+            "rated": not self.data.get("casual", False),
+            "people": [s["name"] for s in self.seats if s["kind"] == "person" and s.get("token")],
+            "computers": [s.get("level") for s in self.seats if s["kind"] == "computer"],
+            "created_at": created_at,
         }
 
 
@@ -195,6 +228,14 @@ class TableHub:
         self._background: set[asyncio.Task[Any]] = set()
         self._refreshing: set[str] = set()
         self._refresh_again: set[str] = set()
+        shared = getattr(bus, "redis", None)
+        prefix = str(getattr(bus, "prefix", "fifteentwo"))
+        self.matchmaker: Matchmaker = (
+            LocalMatchmaker() if shared is None else RedisMatchmaker(shared, prefix)
+        )
+        self.talk_rate: LocalRate | RedisRate = (
+            LocalRate() if shared is None else RedisRate(shared, prefix)
+        )
 
     def detach(self, work: Coroutine[Any, Any, Any]) -> None:
         """Run ``work`` beyond the connection that asked for it (a closing socket cancels its
@@ -254,6 +295,8 @@ class TableHub:
             "turn_seconds": request.turn_seconds,
             "game": None,
             "results": [],
+            "casual": not request.rated,
+            "lobby": request.lobby,
         }
         table_id = new_game_id()
         table = LiveTable(table_id, data, "open", 0)
@@ -289,6 +332,99 @@ class TableHub:
 
         await self.mutate(table_id, change)
         return {"table": table_id, "seat": taken[-1], "token": token}
+
+    async def create_matched(
+        self, variant: str, rated: bool, people: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """A quick-match table with every seat taken by ``people`` (dicts: person, name,
+        account, username), in that order; its game starts at once. Returns each seat."""
+        tokens = [secrets.token_urlsafe(24) for _ in people]
+        seats = [
+            {
+                "kind": "person",
+                "name": (p.get("name") or "")[:40] or f"Seat {i + 1}",
+                "token": token_hash(tokens[i]),
+                "player": p["person"],
+                "away_since": time.time(),
+                **(
+                    {"account": p["account"], "username": p["username"]} if p.get("account") else {}
+                ),
+            }
+            for i, p in enumerate(people)
+        ]
+        data: dict[str, Any] = {
+            "variant": variant,
+            "seats": seats,
+            "watch": token_hash(secrets.token_urlsafe(18)),
+            "away_seconds": 120,
+            "away_action": "computer",
+            "turn_seconds": None,
+            "game": None,
+            "results": [],
+            "casual": not rated,
+            "lobby": False,
+            "quick": True,
+        }
+        table_id = new_game_id()
+        table = LiveTable(table_id, data, "open", 0)
+        await self._run(self._maybe_start, table)
+        await self._store_call(
+            self._store().save_table, table_id, self._data(table), table.status,
+            expected_version=None, due_at=_due(table),
+        )  # fmt: skip
+        return [{"table": table_id, "seat": i, "token": t} for i, t in enumerate(tokens)]
+
+    async def lobby(self) -> list[dict[str, Any]]:
+        """The open tables listed in the lobby, oldest first (the store has them: every
+        process lists the same)."""
+        rows: list[TableRow] = await self._store_call(self._store().list_tables, status=["open"])
+        out = []
+        for row in rows:
+            entry = LiveTable(row.table_id, row.data, row.status, row.version).lobby_entry(
+                row.created_at.isoformat()
+            )
+            if entry is not None:
+                out.append(entry)
+        out.sort(key=lambda e: (e["created_at"], e["id"]))
+        return out[:100]
+
+    # --- table talk ------------------------------------------------------------------------------
+
+    async def talk(
+        self, table_id: str, seat: int, person: str, text: str, phrase: str | None
+    ) -> None:
+        """Say something at a table: cleaned, rate-limited per person, kept with the table
+        (the newest `HISTORY`), then sent to every connection that may read it, here and in
+        the other processes."""
+        said = PHRASES[phrase] if phrase else clean_text(text)
+        if not said:
+            raise Refused("bad_message", "say something: the message is empty")
+        if not await self.talk_rate.allow(person):
+            raise Refused("slow_down", "you are talking too fast: wait a few seconds")
+        table = self.tables.get(table_id) or await self.load(table_id)
+        if seat >= 0:
+            name = str(table.seats[seat]["name"])
+        else:
+            name = f"spectator {speaker_id(person)[:4]}"
+        message = make_message(person, name, seat, said, phrase=phrase)
+
+        def change(t: LiveTable) -> None:
+            if t.status == "closed":
+                raise Refused("closed", "this table is closed")
+            t.data["talk"] = [*t.data.get("talk", []), message][-HISTORY:]
+
+        await self.mutate(table_id, change, quiet=True)
+        await self.on_talk(table_id, message)
+        try:
+            await self.bus.publish_talk(table_id, message)
+        except Exception as exc:  # stored: the others see it at their next reload
+            _log.warning("table bus: could not publish talk: %s", exc)
+
+    async def on_talk(self, table_id: str, message: dict[str, Any]) -> None:
+        """Send a talk message to this process's connections that may read it."""
+        for listener in list(self.listeners.get(table_id, ())):
+            if visible_to(message, listener.seat):
+                await listener.send({"type": "talk", "table": table_id, "message": message})
 
     def _maybe_start(self, table: LiveTable) -> None:
         if table.status == "open" and all(
@@ -435,7 +571,9 @@ class TableHub:
                     return
                 with contextlib.suppress(Refused, StoreError):
                     table = await self.load(table_id)
-                    if cached is None or table.version > cached.version:
+                    if (cached is None or table.version > cached.version) and not _only_talk(
+                        cached, table
+                    ):
                         await self.push(table)
                 if table_id not in self._refresh_again:
                     return
@@ -484,6 +622,8 @@ class TableHub:
                 over=False,
                 events=[],
             )
+            if log:
+                message["talk"] = _talk_for(table, seat)
             return message
         game = session.game
         if seat == SPECTATOR:
@@ -520,6 +660,7 @@ class TableHub:
             events=[event_json(e, describer) for e in new],
         )
         if log:
+            message["talk"] = _talk_for(table, seat)
             message["log"] = describer.lines(seen)[-LOG_LINES:]
             message["recent"] = [event_json(e, describer) for e in seen[start:]]
         return message
@@ -655,7 +796,10 @@ class TableHub:
         await self._rate(store, claimed, record)
 
     async def _rate(self, store: Store, table: LiveTable, record: dict[str, Any]) -> None:
-        """Rate a stored game between people with accounts (`rate_table_game` decides)."""
+        """Rate a stored game between people with accounts (`rate_table_game` decides), unless
+        the table was made unrated."""
+        if table.data.get("casual"):
+            return
         with contextlib.suppress(StoreError):
             final = record.get("final") or {}
             sides = find_rules(table.data["variant"]).sides
@@ -736,6 +880,27 @@ class TableHub:
                 await self.sweep()
             except Exception:
                 _log.exception("table sweep failed")
+
+
+def _talk_for(table: LiveTable, seat: int) -> list[dict[str, Any]]:
+    return [m for m in table.data.get("talk", []) if visible_to(m, seat)]
+
+
+def _only_talk(old: LiveTable | None, new: LiveTable) -> bool:
+    """Whether a newer version differs from an older one in its talk only (its readers were
+    sent the talk already: a state would only redraw the table)."""
+    if old is None or old.status != new.status:
+        return False
+    if {k: v for k, v in old.data.items() if k != "talk"} != {
+        k: v for k, v in new.data.items() if k != "talk"
+    }:
+        return False
+    if old.session is None or new.session is None:
+        return old.session is new.session
+    return (old.session.seed, len(old.session.game.events)) == (
+        new.session.seed,
+        len(new.session.game.events),
+    )
 
 
 def _copy(data: dict[str, Any]) -> dict[str, Any]:
