@@ -51,6 +51,7 @@ test-browser: $(BSTAMP)
 	test -x /usr/bin/chromium || { \
 		if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y chromium; \
 		else sudo apt-get update && sudo apt-get install -y chromium; fi; }
+	npm ci --prefix tests/browser --no-audit --no-fund
 	FIFTEENTWO_BROWSER=1 $(BIN)/pytest -p no:xdist -p no:cacheprovider -q tests/browser
 
 test: $(STAMP) lint typecheck pytest

@@ -9,6 +9,8 @@ import {
   accountPage, leaderboardPage, listTables, refreshAccountNav, renderTablePanel,
   setupTableForm, sitPage, tableTokens,
 } from "./tables.js";
+import { setupLobby } from "./lobby.js";
+import { talkClose, talkHistory, talkOpen, talkReceived, talkRefused } from "./talk.js";
 
 const $ = (id) => document.getElementById(id);
 const SPEEDS = { slow: 1.8, normal: 1, fast: 0.4, instant: 0 };
@@ -76,6 +78,7 @@ function connect() {
   };
   ws.onmessage = (e) => {
     const msg = JSON.parse(e.data);
+    if (msg.type === "talk") { talkReceived(msg.message); return; }  // not behind animations
     game.queue = game.queue.then(() => receive(msg)).catch((err) => console.error(err));
   };
   ws.onclose = () => {
@@ -87,7 +90,8 @@ function connect() {
 }
 
 function send(message) {
-  if (game.ws && game.ws.readyState === WebSocket.OPEN) game.ws.send(JSON.stringify(message));
+  if (game.ws && game.ws.readyState === WebSocket.OPEN) { game.ws.send(JSON.stringify(message)); return true; }
+  return false;
 }
 
 function act(action) {
@@ -101,6 +105,7 @@ function act(action) {
 async function receive(msg) {
   $("conn").hidden = true;
   if (msg.type === "state") {
+    if (msg.talk) talkHistory(msg.talk, msg.you);
     if (!msg.view) {  // a table still filling its seats
       game.state = msg;
       game.names = msg.names;
@@ -144,6 +149,7 @@ async function receive(msg) {
       game.id = null;
       return;
     }
+    if (msg.code === "slow_down") { talkRefused(msg.message); return; }
     $("status-line").textContent = msg.message;
     if (msg.code === "stale") send({ type: "state" });
     renderControls();
@@ -753,6 +759,7 @@ async function homePage() {
   leaveGame();
   const options = await api("/api/options");
   setupTableForm(options, api);
+  setupLobby(api, options);
   listTables();
   const variant = $("opt-variant"), level = $("opt-level");
   if (!variant.options.length) {
@@ -813,10 +820,13 @@ function gamePage(id, mode = "game", given = null) {
   if (mode === "game") store.set("current", id);
   $("over").hidden = true; $("show").hidden = true; $("hint-box").hidden = true; $("remark").hidden = true;
   $("log").innerHTML = "";
+  if (mode === "game") talkClose();
+  else talkOpen(send, mode === "watch");
   connect();
 }
 
 function leaveGame() {
+  talkClose();
   if (game.ws) { game.closing = true; game.ws.close(); }
   game.ws = null; game.id = null; game.state = null;
 }

@@ -48,7 +48,22 @@ export function setupTableForm(options, api) {
   }
   variant.onchange = () => drawSeats(saved);
   drawSeats(saved);
+  addTableChoices(saved);
   $("new-table").addEventListener("submit", (e) => createTable(e, api));
+}
+
+// Two choices for the lobby (docs/web.md, "Finding a game"): list the table there, and rate it.
+function addTableChoices(saved) {
+  const box = h("div", { class: "table-choices" });
+  const lobby = h("input", { type: "checkbox", id: "tbl-lobby" });
+  lobby.checked = saved?.lobby ?? true;
+  const rated = h("input", { type: "checkbox", id: "tbl-rated" });
+  rated.checked = saved?.rated ?? true;
+  box.append(
+    h("label", { class: "check" }, lobby, "List it in the lobby (anyone may join)"),
+    h("label", { class: "check" }, rated, "Rated when every person has an account"),
+  );
+  $("tbl-create").before(box);
 }
 
 function drawSeats(saved) {
@@ -90,10 +105,13 @@ async function createTable(event, api) {
     away_seconds: Number($("tbl-away").value),
     away_action: $("tbl-away-action").value,
     turn_seconds: turn ? Number(turn) : null,
+    lobby: $("tbl-lobby").checked,
+    rated: $("tbl-rated").checked,
   };
   local.set("name", name);
   local.set("table-options", {
     variant: body.variant, away: body.away_seconds, awayAction: body.away_action, turn,
+    lobby: body.lobby, rated: body.rated,
     seats: [...$("tbl-seats").querySelectorAll("select")].map((s) => s.value),
   });
   try {
@@ -195,6 +213,7 @@ export function renderTablePanel(table, you, names) {
   $("share-seat").value = `${location.origin}/t/${table.id}`;
   $("share-watch").closest("label").hidden = !(held && held.watch);
   $("share-watch").value = held && held.watch ? `${location.origin}${held.watch}` : "";
+  addShareButtons();
   const timer = $("turn-timer");
   timer.textContent = "";
   if (table.status === "adjourned") timer.textContent = "Adjourned: it goes on when the away player is back.";
@@ -207,6 +226,39 @@ export function renderTablePanel(table, you, names) {
     tick();
     timerTick = setInterval(tick, 1000);
   }
+}
+
+// Copy and share buttons beside each invitation link: the clipboard, and on phones the system
+// share sheet (navigator.share) where the browser has one.
+function addShareButtons() {
+  for (const [id, what] of [["share-seat", "the seat link"], ["share-watch", "the spectators' link"]]) {
+    const input = $(id);
+    if (input.parentElement.querySelector("button.copy")) continue;
+    const copy = h("button", { type: "button", class: "copy", "data-copy": id, "aria-label": `copy ${what}` }, "Copy");
+    copy.addEventListener("click", () => copyLink(input, what));
+    input.after(copy);
+    if (navigator.share) {
+      const share = h("button", { type: "button", class: "share-button", "data-share": id, "aria-label": `share ${what}` }, "Share…");
+      share.addEventListener("click", () => {
+        navigator.share({ title: "A cribbage table", text: "Join me for a game of cribbage", url: input.value })
+          .catch(() => {});  // (the person closed the sheet)
+      });
+      copy.after(share);
+    }
+  }
+  if (!$("share-note")) $("share").append(h("span", { id: "share-note", class: "small", role: "status" }));
+}
+
+async function copyLink(input, what) {
+  let done = false;
+  try {
+    await navigator.clipboard.writeText(input.value);
+    done = true;
+  } catch {
+    input.select();  // no clipboard access (an insecure origin): the old way
+    try { done = document.execCommand("copy"); } catch { done = false; }
+  }
+  $("share-note").textContent = done ? `Copied ${what}.` : `Could not copy: select ${what} and copy it.`;
 }
 
 // --- accounts ----------------------------------------------------------------------------------
