@@ -42,7 +42,8 @@ serve: $(WSTAMP)
 	$(BIN)/cribbage serve $(ARGS)
 
 # Browser tests (tests/browser, not part of make test): Playwright for Python driving Debian's
-# Chromium, installed with apt-get when missing; Playwright never downloads a browser.
+# Chromium, installed with apt-get when missing; Playwright never downloads a browser. axe-core
+# (the accessibility audit the tests run in pages) comes from npm: tests/browser/package.json.
 $(BSTAMP): $(STAMP) pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,web,browser]'
 	touch $(BSTAMP)
