@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
@@ -105,6 +105,32 @@ def test_a_bad_lobby_request_is_one_clear_error(client: TestClient) -> None:
         assert response.json()["type"] == "error"
     response = client.post("/api/quick", content=b"x" * 10_000)
     assert response.status_code == 413
+
+
+@given(
+    path=st.sampled_from(["/api/quick", "/api/quick/poll", "/api/quick/cancel"]),
+    body=st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=60),
+        lambda inner: (
+            st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4)
+        ),
+        max_leaves=8,
+    )
+    | st.fixed_dictionaries(
+        {"variant": st.sampled_from(["short", "standard", "x"]), "ticket": st.text(max_size=140)}
+    ),
+)
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_any_quick_match_body_is_answered_never_a_crash(
+    client: TestClient, path: str, body: Any
+) -> None:
+    response = client.post(path, content=json.dumps(body))
+    assert response.status_code in (200, 202, 400, 403), response.text
+    assert isinstance(response.json(), dict)
+    if response.status_code >= 400:
+        assert response.json()["type"] == "error"
 
 
 # --- quick match ---------------------------------------------------------------------------------

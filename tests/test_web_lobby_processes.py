@@ -93,6 +93,10 @@ def test_two_people_asking_at_once_on_two_processes_are_paired_exactly_once(
 
 
 def test_a_quick_match_is_played_and_talked_across_processes(ports: list[int]) -> None:
+    seats = [{"kind": "person"}, {"kind": "person"}]
+    made = post(ports[0], "/api/tables", {"variant": "short", "seats": seats, "name": "Cy"})
+    listed = httpx.get(f"http://127.0.0.1:{ports[1]}/api/lobby", timeout=15).json()["tables"]
+    assert made.json()["table"] in {t["id"] for t in listed}  # the other process lists it
     first = post(ports[0], "/api/quick", {"variant": "standard", "name": "Ann"}).json()
     second = post(ports[1], "/api/quick", {"variant": "standard", "name": "Bob"}).json()
     ann = post(ports[0], "/api/quick/poll", {"ticket": first["ticket"]}).json()

@@ -175,8 +175,8 @@ def test_waiting_while_playing_the_computer_and_cancelling(people: Any, server: 
         assert not page.errors, page.errors
 
 
-def meet(people: Any, server: str, variant: str) -> tuple[Any, Any]:
-    ann, bob = people(), people()
+def meet(people: Any, server: str, variant: str, **options: Any) -> tuple[Any, Any]:
+    ann, bob = people(**options), people(**options)
     home(ann, server)
     quick(ann, variant, "Ann")
     ann.wait_for_selector("#quick-wait:not([hidden])")
@@ -211,6 +211,8 @@ def test_table_talk_is_text_and_mute_hides_a_person(people: Any, server: str) ->
     ann.wait_for_function("() => document.querySelectorAll('#talk-log li').length === 2")
     assert said(ann) == [MARKUP, "good luck"]
     audit(bob, "#talk", "#table-panel")
+    if os.environ.get("FIFTEENTWO_DOCS_SHOTS"):
+        bob.locator("#talk").screenshot(path=os.environ["FIFTEENTWO_DOCS_SHOTS"] + "/talk.png")
     # Bob mutes Ann: her lines go, the next one never shows, and it is remembered at a reload
     bob.get_by_role("button", name="mute Ann").first.click()
     assert said(bob) == ["good luck"]
@@ -242,3 +244,21 @@ def test_the_invite_link_is_copied_and_shared(people: Any, server: str) -> None:
     ann.click('button[data-share="share-seat"]')
     assert ann.evaluate("() => window.__shared.url") == link
     assert not ann.errors, ann.errors
+
+
+PHONE = {"width": 390, "height": 844}
+WIDE = "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+
+
+def test_lobby_and_talk_fit_a_phone(people: Any, server: str) -> None:
+    ann, bob = meet(people, server, "standard", viewport=PHONE, has_touch=True, is_mobile=True)
+    for page in (ann, bob):
+        assert page.evaluate(WIDE), "the table with talk scrolls sideways at 390 px"
+        assert page.locator("#talk-input").bounding_box()["width"] > 100
+    ann.fill("#talk-input", "w" * 200)  # one long word wraps instead of widening the page
+    ann.press("#talk-input", "Enter")
+    bob.wait_for_selector("#talk-log li")
+    assert bob.evaluate(WIDE)
+    home(ann, server)
+    assert ann.evaluate(WIDE), "the lobby scrolls sideways at 390 px"
+    audit(ann, "#lobby")
