@@ -73,7 +73,7 @@ export function talkOpen(send, watching) {
   $("talk-error").textContent = "";
   $("talk-note").textContent = watching
     ? "You are watching: you read the table's talk; what you say goes to the other spectators only."
-    : "Only the people at the table read this; spectators talk among themselves.";
+    : "Everyone at the table and its spectators read this; spectators talk among themselves.";
   $("talk-label").textContent = watching ? "Message to spectators" : "Message";
   $("talk").hidden = false;
   renderMuted();
