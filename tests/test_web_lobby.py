@@ -241,7 +241,7 @@ def test_talk_reaches_the_table_as_text_and_stays_for_a_reload(client: TestClien
         assert next_of(a, "talk")["message"]["id"] == heard["id"]
         talk(b, phrase="gl")
         assert next_of(a, "talk")["message"]["text"] == "good luck"
-        talk(b, text="x" * 900)
+        talk(b, text="x" * 1900)
         assert len(next_of(a, "talk")["message"]["text"]) == MAX_CHARS
         talk(b, text=" \t\x07 ")
         assert next_of(b, "error")["code"] == "bad_message"

@@ -167,7 +167,8 @@ class TalkMessage(_Strict):
     by its key (``gg``, ``nice``, ``gl``, ``wp``, ``thanks``)."""
 
     type: Literal["talk"]
-    text: Annotated[str, StringConstraints(max_length=1000)] = ""
+    text: Annotated[str, StringConstraints(max_length=MAX_MESSAGE_BYTES)] = ""
+    """Any length the message allows: the server cuts it to 200 characters."""
     phrase: Literal["gg", "nice", "gl", "wp", "thanks"] | None = None
 
 
