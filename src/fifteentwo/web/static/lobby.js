@@ -66,7 +66,8 @@ function build(options) {
     h("p", { id: "lobby-news", class: "visually-hidden", "aria-live": "polite" }),
     h("p", { id: "lobby-error", class: "error", role: "alert" }));
   const home = $("page-home");
-  home.insertBefore(section, home.querySelector("h1").nextSibling);
+  const title = home.querySelector("h1");
+  if (title) title.after(section); else home.prepend(section);
   $("quick-go").addEventListener("click", startQuick);
   $("quick-cancel").addEventListener("click", cancelQuick);
   $("quick-computer").addEventListener("click", playComputer);
