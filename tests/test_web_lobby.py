@@ -304,3 +304,19 @@ def test_clean_text_keeps_only_readable_text(text: str) -> None:
     assert cleaned == cleaned.strip() and "  " not in cleaned
     assert not any(unicodedata.category(ch)[0] == "C" for ch in cleaned)
     assert clean_text(cleaned) == cleaned
+
+
+def test_rated_quick_match_seats_accounts(client: TestClient) -> None:
+    ann, bob = Person(client), Person(client)
+    for person, name in ((ann, "annie"), (bob, "bobby")):
+        made = person.post("/api/register", {"username": name, "password": "long enough 1"})
+        assert made.status_code == 201, made.text
+    ticket = ann.post("/api/quick", {"variant": "short", "rated": True}).json()["ticket"]
+    assert bob.post("/api/quick", {"variant": "short"}).json()["status"] == "waiting"  # casual
+    seat = bob.post("/api/quick", {"variant": "short", "rated": True}).json()
+    assert seat["status"] == "matched"
+    assert ann.post("/api/quick/poll", {"ticket": ticket}).json()["table"] == seat["table"]
+    info = client.get(f"/api/tables/{seat['table']}").json()
+    assert [s["account"] for s in info["seats"]] == ["annie", "bobby"]
+    assert info["rated_table"] is True
+    assert [s["name"] for s in info["seats"]] == ["annie", "bobby"]  # their names by default
