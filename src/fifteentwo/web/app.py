@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import time
@@ -250,9 +251,7 @@ def create_app(
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
         conn = Connection(websocket)
-        known = accounts().identity(websocket.cookies.get(COOKIE))
-        host = websocket.client.host if websocket.client else "?"
-        conn.person = known.owner_hint if known is not None else f"ip:{host}"
+        conn.person = _browser(websocket)
         game: WebGame | None = None
         bad = 0
         limit = RateLimit()
@@ -396,6 +395,15 @@ async def _handle_table(tables: TableHub, conn: Connection, text: str) -> dict[s
         await tables.talk(conn.table, conn.seat, _talker(tables, conn), msg.text, msg.phrase)
         return None
     return error("bad_message", "at a table: act, rematch, state, talk or ping")
+
+
+def _browser(websocket: WebSocket) -> str:
+    """Who a spectator is, for talk's rate limit: a hash of their cookie (the same in every
+    tab of the browser, and nothing usable), else their address."""
+    cookie = websocket.cookies.get(COOKIE)
+    if cookie:
+        return "b:" + hashlib.sha256(cookie.encode("utf-8", "replace")).hexdigest()[:32]
+    return "ip:" + (websocket.client.host if websocket.client else "?")
 
 
 def _talker(tables: TableHub, conn: Connection) -> str:

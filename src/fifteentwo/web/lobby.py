@@ -34,14 +34,16 @@ COOKIE_AGE: Final = 400 * 24 * 3600
 def lobby_routes(tables: Callable[[], TableHub], accounts: Callable[[], Accounts]) -> list[Route]:
     """The routes; ``tables``/``accounts`` give the objects made when the app starts."""
 
-    def who(request: Request) -> Identity:
+    # --- who is asking: the same as `web.social`'s create_table and sit (keep them alike) ---
+
+    async def who(request: Request) -> Identity:
         found = accounts().identity(request.cookies.get(COOKIE))
         return found if found is not None else accounts().anonymous()
 
-    def reply(data: Any, identity: Identity, status: int = 200) -> Response:
+    async def reply(request: Request, data: Any, me: Identity, status: int = 200) -> Response:
         response = JSONResponse(data, status_code=status)
         response.set_cookie(
-            COOKIE, accounts().cookie(identity), max_age=COOKIE_AGE, httponly=True, samesite="lax"
+            COOKIE, accounts().cookie(me), max_age=COOKIE_AGE, httponly=True, samesite="lax"
         )
         return response
 
@@ -53,7 +55,7 @@ def lobby_routes(tables: Callable[[], TableHub], accounts: Callable[[], Accounts
         return JSONResponse({"tables": listed}, headers={"Cache-Control": "no-store"})
 
     async def quick(request: Request) -> Response:
-        me = who(request)
+        me = await who(request)
         try:
             req = QuickMatchRequest.model_validate_json(await _body(request))
         except ValidationError as exc:
@@ -76,7 +78,7 @@ def lobby_routes(tables: Callable[[], TableHub], accounts: Callable[[], Accounts
         try:
             others = await hub.matchmaker.ask(queue, entry, need)
             if not others:
-                return reply({"status": "waiting", "ticket": ticket}, me, 202)
+                return await reply(request, {"status": "waiting", "ticket": ticket}, me, 202)
             seats = await hub.create_matched(req.variant, req.rated, [*others, entry])
             for person, seat in zip([*others, entry], seats, strict=True):
                 await hub.matchmaker.deliver(person["ticket"], seat)  # (a poll brings it)
@@ -87,7 +89,8 @@ def lobby_routes(tables: Callable[[], TableHub], accounts: Callable[[], Accounts
                 return _bad("unavailable", f"the match queue is unavailable: {exc}"[:200], 503)
             raise
         mine = seats[-1]
-        return reply({"status": "matched", "ticket": ticket, **mine, "variant": req.variant}, me)
+        matched = {"status": "matched", "ticket": ticket, **mine, "variant": req.variant}
+        return await reply(request, matched, me)
 
     async def ticket_call(request: Request, poll: bool) -> Response:
         try:
