@@ -29,6 +29,7 @@ from fifteentwo.store import (
     open_store,
 )
 from fifteentwo.store.migrate import import_old_history
+from fifteentwo.store.schema import SCHEMA_VERSION
 from fifteentwo.store.sqlite import SQLiteStore
 from fifteentwo.store.summary import finished_from_record
 from store_backends import Backend
@@ -79,8 +80,9 @@ def test_wal_mode_and_schema_version(tmp_path: Path) -> None:
     store.close()
     conn = sqlite3.connect(tmp_path / "games.sqlite3")
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert conn.execute("SELECT version FROM schema_version").fetchall() == [(4,)]
-    assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [("v4",)]
+    assert conn.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+    revision = conn.execute("SELECT version_num FROM alembic_version").fetchall()
+    assert revision == [(f"v{SCHEMA_VERSION}",)]
     conn.close()
 
 

@@ -424,6 +424,15 @@ class Store(ABC):
         When storage stays unavailable after retries the state goes to a journal instead (see
         `notices`); `StoreUnavailable` only if even that fails."""
 
+    def append_move(
+        self, game_id: str, delta: dict[str, Any], meta: GameMeta, *, owner: str
+    ) -> bool:
+        """Store one step of a game already saved as a small delta beside its last full save
+        (`merge_moves` says how it applies); False when it was not stored (the game is not
+        there, or storage is unavailable): the caller then saves the whole game instead.
+        `GameBusy` as for `save_game`. This default stores nothing (a store without deltas)."""
+        return False
+
     @abstractmethod
     def load_game(self, game_id: str) -> SavedGame:
         """A game in progress; `GameNotFound`, or `CorruptGame` after setting a bad row aside."""
@@ -573,3 +582,25 @@ class Store(ABC):
 
     def close(self) -> None:  # noqa: B027 - optional for backends that keep nothing open
         """Release any resources (connections)."""
+
+
+def merge_moves(data: dict[str, Any], moves: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """A full save with the deltas stored after it applied in order: each delta's ``append``
+    lists are added to the save's lists, its ``set`` values replace the save's. The result
+    counts them in ``moves_applied`` (so a reader knows parts of the save, like the record,
+    stop at the full save)."""
+    if not moves:
+        return data
+    merged = dict(data)
+    for delta in moves:
+        append, replace = delta.get("append", {}), delta.get("set", {})
+        if not isinstance(append, dict) or not isinstance(replace, dict):
+            raise ValueError("a stored step is not a delta")
+        for key, items in append.items():
+            if not isinstance(items, list):
+                raise ValueError(f"a stored step's {key!r} is not a list"[:100])
+            merged[key] = [*merged.get(key, []), *items]
+        for key, value in replace.items():
+            merged[key] = value
+    merged["moves_applied"] = int(merged.get("moves_applied", 0)) + len(moves)
+    return merged

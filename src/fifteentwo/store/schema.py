@@ -22,6 +22,7 @@ __all__ = [
     "UtcTime",
     "accounts",
     "finished_games",
+    "game_moves",
     "games_in_progress",
     "imports",
     "leases",
@@ -33,8 +34,8 @@ __all__ = [
     "tables",
 ]
 
-SCHEMA_VERSION: Final = 4
-"""The newest schema (``schema_version.version``; Alembic revision ``v4``)."""
+SCHEMA_VERSION: Final = 5
+"""The newest schema (``schema_version.version``; Alembic revision ``v5``)."""
 
 
 class UtcTime(sa.types.TypeDecorator[Any]):
@@ -92,6 +93,15 @@ games_in_progress = sa.Table(
     sa.Column("updated_at", UtcTime, nullable=False),
     sa.Column("seq", sa.BigInteger, nullable=False),
 )
+
+game_moves = sa.Table(
+    "game_moves",
+    metadata,
+    sa.Column("game_id", sa.Text, primary_key=True),
+    sa.Column("n", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("data", sa.Text, nullable=False),
+)
+"""A game's steps since its full save in ``games_in_progress.data`` (`Store.append_move`)."""
 
 leases = sa.Table(
     "leases",

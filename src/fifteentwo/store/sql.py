@@ -41,6 +41,7 @@ from fifteentwo.store.base import (
     checked_int,
     checked_time,
     lease_alive,
+    merge_moves,
     new_game_id,
     this_process,
     utc_now,
@@ -48,6 +49,7 @@ from fifteentwo.store.base import (
 from fifteentwo.store.schema import (
     accounts,
     finished_games,
+    game_moves,
     games_in_progress,
     imports,
     leases,
@@ -63,6 +65,9 @@ _T = TypeVar("_T")
 _JSON_COLUMNS: Final = ("seats", "scores", "hands", "record")
 _BAD_ROW: Final = (ValueError, TypeError, KeyError, RecursionError, StoreError)
 _DB_ERRORS: Final = (sa.exc.DBAPIError, sa.exc.TimeoutError)
+LEASE_FRESH: Final = 30.0
+"""A step renews its owner's lease only when it is older than this (leases lapse after ten
+minutes, or when their process is gone), saving a write per move."""
 _IN_CHUNK: Final = 500
 """Ids per ``IN (...)`` query (SQLite's limit on parameters)."""
 
@@ -203,22 +208,27 @@ class SqlStore(Store):
 
     # --- ownership -----------------------------------------------------------------------------
 
-    def _check_owner(self, conn: sa.Connection, game_id: str, owner: str) -> None:
-        """Raise `GameBusy` if a live session other than ``owner`` holds the game."""
+    def _check_owner(self, conn: sa.Connection, game_id: str, owner: str) -> bool:
+        """Raise `GameBusy` if a live session other than ``owner`` holds the game; whether
+        ``owner``'s own lease from this process beat in the last `LEASE_FRESH` seconds."""
         row = conn.execute(
             sa.select(leases.c.owner, leases.c.pid, leases.c.host, leases.c.heartbeat)
             .where(leases.c.game_id == game_id)
             .with_for_update()
         ).first()
-        if row is None or row[0] == owner:
-            return
+        if row is None:
+            return False
         _holder, pid, host, beat = row
+        if row[0] == owner:
+            me = this_process(owner)
+            return (pid, host) == (me.pid, me.host) and time.time() - float(beat) < LEASE_FRESH
         if lease_alive(int(pid), str(host), float(beat)):
             where = f"process {pid}" if host == this_process("").host else f"{host}"
             raise GameBusy(
                 f"game {game_id} is being played in another session ({where}); "
                 "finish or quit it there first"
             )
+        return False
 
     def _take(self, conn: sa.Connection, game_id: str, owner: str) -> None:
         me = this_process(owner)
@@ -306,6 +316,50 @@ class SqlStore(Store):
                 set_={k: insert.excluded[k] for k in changed},
             )
         )
+        conn.execute(sa.delete(game_moves).where(game_moves.c.game_id == game_id))  # superseded
+
+    def append_move(
+        self, game_id: str, delta: dict[str, Any], meta: GameMeta, *, owner: str
+    ) -> bool:
+        """One small row per step (O(1) whatever the game's length); the game's details and
+        order of play are updated in place, its full save is not rewritten."""
+        check_id(game_id)
+        meta = meta.checked()
+        text = dumps(delta)
+        now = utc_now()
+
+        update = (
+            sa.update(games_in_progress)
+            .where(games_in_progress.c.game_id == game_id)
+            .values(
+                kind=meta.kind,
+                owner_hint=meta.owner_hint,
+                meta=dumps(meta.to_json()),
+                updated_at=now,
+                seq=self._next_seq(),
+            )
+            .returning(games_in_progress.c.game_id)
+        )
+        number = (
+            sa.select(sa.func.coalesce(sa.func.max(game_moves.c.n), 0) + 1)
+            .where(game_moves.c.game_id == game_id)
+            .scalar_subquery()
+        )
+        insert = sa.insert(game_moves).values(game_id=game_id, n=number, data=text)
+
+        def work(conn: sa.Connection) -> bool:
+            fresh = self._check_owner(conn, game_id, owner)
+            if conn.execute(update).first() is None:  # (the row lock serializes its writers)
+                return False
+            conn.execute(insert)
+            if not fresh:
+                self._take(conn, game_id, owner)
+            return True
+
+        try:
+            return self._write_now(work)
+        except Unavailable:
+            return False  # the caller saves the whole game (journalled if need be)
 
     _GAME_COLUMNS: Final = (
         games_in_progress.c.game_id,
@@ -317,11 +371,15 @@ class SqlStore(Store):
 
     def load_game(self, game_id: str) -> SavedGame:
         query = sa.select(*self._GAME_COLUMNS).where(games_in_progress.c.game_id == game_id)
-        row = self._read(lambda c: c.execute(query).first())
+
+        def read(conn: sa.Connection) -> tuple[Any, list[str]]:
+            return conn.execute(query).first(), _moves_of(conn, [game_id]).get(game_id, [])
+
+        row, moves = self._read(read)
         if row is None:
             raise GameNotFound(f"there is no saved game {game_id!r}"[:200])
         try:
-            return _saved_game(tuple(row))
+            return _saved_game(tuple(row), moves)
         except _BAD_ROW as exc:
             where = self.set_aside(game_id, str(exc))
             raise CorruptGame(
@@ -332,11 +390,16 @@ class SqlStore(Store):
         query = sa.select(*self._GAME_COLUMNS).order_by(games_in_progress.c.seq.desc())
         if owner_hint is not None:
             query = query.where(games_in_progress.c.owner_hint == owner_hint)
-        rows = self._read(lambda c: c.execute(query).all())
+
+        def read(conn: sa.Connection) -> tuple[list[Any], dict[str, list[str]]]:
+            rows = list(conn.execute(query).all())
+            return rows, _moves_of(conn, [str(r[0]) for r in rows])
+
+        rows, moves = self._read(read)
         out = []
         for row in rows:
             try:
-                out.append(_saved_game(tuple(row)))
+                out.append(_saved_game(tuple(row), moves.get(str(row[0]), [])))
             except _BAD_ROW as exc:
                 where = self.set_aside(str(row[0]), str(exc))
                 self._notices.append(
@@ -362,7 +425,8 @@ class SqlStore(Store):
             ).first()
             if row is None:
                 return False
-            content = json.dumps(dict(row._mapping), default=str)
+            moves = _moves_of(conn, [game_id]).get(game_id, [])
+            content = json.dumps({**row._mapping, "moves": moves}, default=str)
             insert_aside(conn, "games_in_progress", game_id, reason, content)
             drop_game(conn, game_id)
             return True
@@ -802,6 +866,7 @@ def dumps(data: object) -> str:
 
 def drop_game(conn: sa.Connection, game_id: str) -> None:
     conn.execute(sa.delete(games_in_progress).where(games_in_progress.c.game_id == game_id))
+    conn.execute(sa.delete(game_moves).where(game_moves.c.game_id == game_id))
     conn.execute(sa.delete(leases).where(leases.c.game_id == game_id))
 
 
@@ -822,11 +887,30 @@ def insert_aside(conn: sa.Connection, source: str, key: str, reason: str, conten
     )
 
 
-def _saved_game(row: tuple[Any, ...]) -> SavedGame:
+def _moves_of(conn: sa.Connection, game_ids: Sequence[str]) -> dict[str, list[str]]:
+    """The stored steps (JSON text, in order) of these games since their full saves."""
+    out: dict[str, list[str]] = {}
+    for start in range(0, len(game_ids), _IN_CHUNK):
+        chunk = list(game_ids[start : start + _IN_CHUNK])
+        query = (
+            sa.select(game_moves.c.game_id, game_moves.c.data)
+            .where(game_moves.c.game_id.in_(chunk))
+            .order_by(game_moves.c.game_id, game_moves.c.n)
+        )
+        for game_id, data in conn.execute(query):
+            out.setdefault(str(game_id), []).append(str(data))
+    return out
+
+
+def _saved_game(row: tuple[Any, ...], moves: Sequence[str] = ()) -> SavedGame:
     game_id, meta, data, created, updated = row
     loaded = json.loads(data)
     if not isinstance(loaded, dict):
         raise ValueError("the saved game is not a JSON object")
+    deltas = [json.loads(text) for text in moves]
+    if not all(isinstance(d, dict) for d in deltas):
+        raise ValueError("a stored step is not a JSON object")
+    loaded = merge_moves(loaded, deltas)
     meta_json = json.loads(meta)
     if not isinstance(meta_json, dict):
         raise ValueError("the game details are not a JSON object")

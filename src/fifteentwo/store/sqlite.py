@@ -241,6 +241,16 @@ class SQLiteStore(SqlStore):
                 self.journal_path.unlink()
         return None
 
+    def append_move(
+        self, game_id: str, delta: dict[str, Any], meta: GameMeta, *, owner: str
+    ) -> bool:
+        """`SqlStore.append_move`, except while the journal holds writes: a step must follow
+        the full save it extends, which may be in the journal (so save whole until it is
+        stored)."""
+        if self.journal_path.exists():
+            return False
+        return super().append_move(game_id, delta, meta, owner=owner)
+
     # --- the journal ---------------------------------------------------------------------------
 
     def _keep_elsewhere(self, entry: dict[str, Any], owner: str, at: datetime, why: str) -> None:

@@ -116,11 +116,9 @@ class WebSession(Session):
         events = self.act(action)
         return events, time.perf_counter() - started - (self.save_seconds - saving)
 
-    def to_json(self) -> dict[str, Any]:
-        """The session's save, with the web settings beside it."""
-        data = super().to_json()
-        data["web"] = dict(self.web)
-        return data
+    def extra_json(self) -> dict[str, Any]:
+        """The web settings, beside the save and in every step."""
+        return {"web": dict(self.web)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any], **kwargs: Any) -> WebSession:

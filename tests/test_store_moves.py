@@ -1,0 +1,116 @@
+"""A move costs O(1) in the store: each step after a full save is one small row
+(`Store.append_move`), full saves come at doubling log lengths, and a game rebuilt from its full
+save plus its steps is the game that was played (on both databases)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fifteentwo.app.session import FULL_SAVE_MIN, SaveError, SeatConfig, Session
+from fifteentwo.players import GreedyPlayer
+from fifteentwo.rules import find_rules
+from fifteentwo.store import GameMeta, Store, new_owner
+from fifteentwo.store.base import merge_moves
+from store_backends import Backend
+
+
+def a_session(store: Store, seed: int = 3) -> Session:
+    seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="greedy")]
+    return Session(find_rules("standard"), seats, seed, store=store, on_notice=lambda _: None)
+
+
+def _step_rows(backend: Backend, game_id: str) -> int:
+    rows = backend.execute("SELECT COUNT(*) FROM game_moves WHERE game_id = ?", (game_id,))
+    return int(rows[0][0])
+
+
+def test_steps_are_small_rows_and_the_rebuilt_game_is_the_played_one(
+    backend: Backend, store: Store
+) -> None:
+    session = a_session(store)
+    me = GreedyPlayer(11)
+    session.run()
+    assert session.game_id is not None
+    game_id = session.game_id
+    sizes: list[int] = []
+    full_saves = 0
+    checked = 0
+    while not session.is_over:
+        rows_before = _step_rows(backend, game_id)
+        session.act(me.choose(session.observation()))
+        if session.is_over:
+            break
+        rows = _step_rows(backend, game_id)
+        if rows == 0 and rows_before > 0:
+            full_saves += 1
+        else:
+            assert rows == rows_before + 1
+            (text,) = backend.execute(
+                "SELECT data FROM game_moves WHERE game_id = ? AND n = ?", (game_id, rows)
+            )[0]
+            sizes.append(len(text))
+        if checked % 7 == 0:  # a process that takes the game up here plays on exactly
+            saved = store.load_game(game_id)
+            again = Session.from_json(saved.data)
+            assert again.game.log == session.game.log
+            assert again.observation() == session.observation()
+            assert again.game.rng.getstate() == session.game.rng.getstate()
+            assert again.players[1].rng.getstate() == session.players[1].rng.getstate()
+        checked += 1
+    assert checked > 20 and sizes
+    # each step's row has the same size early and late (the RNG states dominate; no history)
+    assert max(sizes) < 1.2 * min(sizes)
+    assert 1 <= full_saves <= 4  # doubling lengths after the first FULL_SAVE_MIN steps
+    assert store.list_games() == [] and _step_rows(backend, game_id) == 0
+    assert store.finished_games()[0]["game_id"] == game_id
+
+
+def test_a_resumed_game_with_steps_goes_on_and_takes_back(store: Store) -> None:
+    session = a_session(store, seed=8)
+    me = GreedyPlayer(2)
+    session.run()
+    for _ in range(6):
+        session.act(me.choose(session.observation()))
+    session.release()
+    assert session.game_id is not None
+    again = Session.resume(store, session.game_id, on_notice=lambda _: None)
+    assert again.game.log == session.game.log
+    again.undo()  # a take-back replaces the game: the next save is a full one
+    assert again.takebacks == 1
+    third = Session.from_json(store.load_game(session.game_id).data)
+    assert third.takebacks == 1 and third.game.log == again.game.log
+
+
+def test_a_step_that_does_not_fit_is_refused_in_one_line(store: Store) -> None:
+    session = a_session(store, seed=4)
+    me = GreedyPlayer(1)
+    session.run()
+    session.act(me.choose(session.observation()))
+    assert session.game_id is not None
+    data = store.load_game(session.game_id).data
+    bad = merge_moves(data, [{"append": {"decisions": [["nonsense", 99]]}}])
+    with pytest.raises(SaveError) as info:
+        Session.from_json(bad)
+    assert "\n" not in str(info.value)
+
+
+def test_a_bad_step_row_sets_the_game_aside(backend: Backend, store: Store) -> None:
+    meta = GameMeta("short", 61, ("You", "C"), ("human", "greedy"), (0, 0))
+    me = new_owner()
+    game = store.create_game({"a": 1}, meta, owner=me)
+    assert store.append_move(game, {"set": {"a": 2}}, meta, owner=me)
+    assert store.load_game(game).data == {"a": 2, "moves_applied": 1}
+    backend.execute("UPDATE game_moves SET data = ? WHERE game_id = ?", ("[1]", game))
+    from fifteentwo.store import CorruptGame
+
+    with pytest.raises(CorruptGame):
+        store.load_game(game)
+    (kept,) = backend.execute("SELECT content FROM set_aside WHERE key = ?", (game,))
+    assert json.loads(kept[0])["moves"] == ["[1]"]
+    assert not store.append_move(game, {"set": {"a": 3}}, meta, owner=me)  # gone: not stored
+
+
+def test_full_saves_come_at_doubling_lengths() -> None:
+    assert FULL_SAVE_MIN >= 16
