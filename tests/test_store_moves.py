@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from fifteentwo.app.session import FULL_SAVE_MIN, SaveError, SeatConfig, Session
 from fifteentwo.players import GreedyPlayer
@@ -114,3 +116,39 @@ def test_a_bad_step_row_sets_the_game_aside(backend: Backend, store: Store) -> N
 
 def test_full_saves_come_at_doubling_lengths() -> None:
     assert FULL_SAVE_MIN >= 16
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),
+    max_leaves=8,
+)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(deltas=st.lists(st.dictionaries(st.sampled_from(["append", "set", "x"]), JSON), max_size=4))
+def test_any_step_is_stored_and_merged_or_refused_in_one_line(
+    tmp_path_factory: pytest.TempPathFactory, deltas: list[dict[str, object]]
+) -> None:
+    """Fuzzed deltas: each is stored; reading the game back gives `merge_moves`'s result, or
+    (a delta that is not one) the game is set aside with `CorruptGame` in one line."""
+    from fifteentwo.store import CorruptGame
+    from fifteentwo.store.sqlite import SQLiteStore
+
+    store = SQLiteStore(tmp_path_factory.mktemp("fuzz") / "g.sqlite3")
+    meta = GameMeta("short", 61, ("You", "C"), ("human", "greedy"), (0, 0))
+    me = new_owner()
+    game = store.create_game({"decisions": [1]}, meta, owner=me)
+    for delta in deltas:
+        assert store.append_move(game, delta, meta, owner=me)
+    try:
+        expected = merge_moves({"decisions": [1]}, deltas)
+    except (ValueError, TypeError, AttributeError):
+        with pytest.raises(CorruptGame) as info:
+            store.load_game(game)
+        assert "\n" not in str(info.value)
+    else:
+        assert store.load_game(game).data == expected
+    store.close()
