@@ -152,3 +152,37 @@ def test_any_step_is_stored_and_merged_or_refused_in_one_line(
     else:
         assert store.load_game(game).data == expected
     store.close()
+
+
+def test_two_processes_racing_for_one_decision_store_exactly_one(store: Store) -> None:
+    """Two server processes hold the same game (one owner token, optimistic writes) and both
+    answer the same decision: the first write wins, the second changes nothing and is told
+    (`SaveConflict`); the stored game is the winner's, its computer moves stored once; the
+    loser loads the game again and plays on from there."""
+    from fifteentwo.app.session import SaveConflict
+
+    shared = new_owner()
+    seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="greedy")]
+    first = Session(find_rules("standard"), seats, 12, store=store, owner=shared, optimistic=True)
+    first.run()
+    assert first.game_id is not None and first.version is not None
+    game_id = first.game_id
+    second = Session.resume(store, game_id, owner=shared, optimistic=True)
+    me = GreedyPlayer(5)
+    for round_ in range(12):  # steps and full saves alike
+        winner, loser = (first, second) if round_ % 2 == 0 else (second, first)
+        action = me.choose(winner.observation())
+        winner.act(action)
+        version = store.game_version(game_id)
+        assert version == winner.version
+        with pytest.raises(SaveConflict):
+            loser.act(me.choose(loser.observation()))
+        assert store.game_version(game_id) == version  # the loser wrote nothing
+        stored = Session.from_json(store.load_game(game_id).data)
+        assert stored.game.log == winner.game.log  # the computer's replies: stored once
+        again = Session.resume(store, game_id, owner=shared, optimistic=True)
+        if winner is first:
+            second = again
+        else:
+            first = again
+        assert again.game.log == winner.game.log

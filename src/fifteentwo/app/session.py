@@ -46,6 +46,7 @@ from fifteentwo.rules import Rules
 from fifteentwo.store import (
     FinishedGame,
     GameBusy,
+    GameConflict,
     GameMeta,
     Store,
     StoreError,
@@ -70,6 +71,11 @@ at doubling lengths and a step costs O(1) on average: docs/store.md, "Moves").""
 
 class SaveError(FifteenTwoError):
     """A save file that cannot be read or resumed."""
+
+
+class SaveConflict(SaveError):
+    """Another process moved the game on since this session read it: nothing was written;
+    load the game again (`Session.resume`) and play on from there."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +129,11 @@ class Session:
     _saved_log: int = field(init=False, default=0, repr=False, compare=False)
     """How much of that game's log the store holds."""
     _log_at_full: int = field(init=False, default=0, repr=False, compare=False)
+    optimistic: bool = False
+    """Write only onto the version this session last read or wrote (a game several server
+    processes may serve: `SaveConflict` when another moved it on)."""
+    version: int | None = field(default=None, repr=False, compare=False)
+    """The stored game's version after this session's last read or write (None: not known)."""
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.rules.players:
@@ -392,12 +403,23 @@ class Session:
         if store is None:
             return  # the finished games stay for `take_finished` (a web table stores its own)
         finished, self._finished = self._finished, []
+        expected = self.version if self.optimistic else None
         if not finished and self.game_id is not None and self._step_due():
             try:
-                if store.append_move(self.game_id, self.step_json(), self.meta(), owner=self.owner):
+                version = store.append_move(
+                    self.game_id,
+                    self.step_json(),
+                    self.meta(),
+                    owner=self.owner,
+                    expected_version=expected,
+                )
+                if version is not None:
+                    self.version = version
                     self._saved_log = len(self.game.log)
                     self._flush_notices()
                     return
+            except GameConflict as exc:
+                raise SaveConflict(str(exc)) from None
             except GameBusy as exc:
                 raise SaveError(str(exc)) from None
             except StoreError:
@@ -407,15 +429,23 @@ class Session:
         try:
             if data is not None and meta is not None and self.game_id is None:
                 self.game_id = store.create_game(data, meta, owner=self.owner)
+                if self.optimistic:
+                    self.version = store.game_version(self.game_id)
                 if not finished:
                     self._mark_full_save()
                     self._flush_notices()
                     return
             if finished:
                 store.finish_game(self.game_id, finished, data, meta, owner=self.owner)
+                if self.optimistic and data is not None and self.game_id is not None:
+                    self.version = store.game_version(self.game_id)
             elif data is not None and meta is not None and self.game_id is not None:
-                store.save_game(self.game_id, data, meta, owner=self.owner)
+                self.version = store.save_game(
+                    self.game_id, data, meta, owner=self.owner, expected_version=expected
+                )
             self._mark_full_save()
+        except GameConflict as exc:
+            raise SaveConflict(str(exc)) from None
         except GameBusy as exc:
             raise SaveError(str(exc)) from None
         except StoreUnavailable as exc:
@@ -578,6 +608,7 @@ class Session:
         session.kind = saved.meta.kind
         session.owner_hint = saved.meta.owner_hint
         session.saved_at = saved.updated_at
+        session.version = saved.version
         return session
 
     @classmethod

@@ -27,6 +27,7 @@ from fifteentwo.store.base import (
     CorruptGame,
     FinishedGame,
     GameBusy,
+    GameConflict,
     GameMeta,
     GameNotFound,
     RatingUpdate,
@@ -278,27 +279,42 @@ class SqlStore(Store):
         self.save_game(game_id, data, meta, owner=owner)
         return game_id
 
-    def save_game(self, game_id: str, data: dict[str, Any], meta: GameMeta, *, owner: str) -> None:
+    def save_game(
+        self,
+        game_id: str,
+        data: dict[str, Any],
+        meta: GameMeta,
+        *,
+        owner: str,
+        expected_version: int | None = None,
+    ) -> int | None:
+        """`Store.save_game`; returns the game's new version (None: kept in the journal).
+        With ``expected_version``, `GameConflict` (nothing written) when the stored game is
+        at another version."""
         check_id(game_id)
         meta = meta.checked()
         text = dumps(data)
         now = utc_now()
 
-        def work(conn: sa.Connection) -> None:
+        def work(conn: sa.Connection) -> int:
             self._lock_game(conn, game_id)
             self._check_owner(conn, game_id, owner)
-            self._upsert(conn, game_id, text, meta, now)
+            if expected_version is not None and self._version(conn, game_id) != expected_version:
+                raise GameConflict(f"game {game_id} was moved on in another process")
+            version = self._upsert(conn, game_id, text, meta, now)
             self._take(conn, game_id, owner)
+            return version
 
         try:
-            self._write_now(work)
+            return self._write_now(work)
         except Unavailable as exc:
             entry = {"op": "save", "game_id": game_id, "data": data, "meta": meta.to_json()}
             self._keep_elsewhere(entry, owner, now, str(exc))
+            return None
 
     def _upsert(
         self, conn: sa.Connection, game_id: str, text: str, meta: GameMeta, now: datetime
-    ) -> None:
+    ) -> int:
         insert = self._insert(games_in_progress).values(
             game_id=game_id,
             kind=meta.kind,
@@ -310,27 +326,38 @@ class SqlStore(Store):
             seq=self._next_seq(),
         )
         changed = ("kind", "owner_hint", "meta", "data", "updated_at", "seq")
-        conn.execute(
+        version = conn.execute(
             insert.on_conflict_do_update(
                 index_elements=[games_in_progress.c.game_id],
                 set_={k: insert.excluded[k] for k in changed},
-            )
-        )
+            ).returning(games_in_progress.c.seq)
+        ).scalar_one()
         conn.execute(sa.delete(game_moves).where(game_moves.c.game_id == game_id))  # superseded
+        return int(version)
 
     def append_move(
-        self, game_id: str, delta: dict[str, Any], meta: GameMeta, *, owner: str
-    ) -> bool:
+        self,
+        game_id: str,
+        delta: dict[str, Any],
+        meta: GameMeta,
+        *,
+        owner: str,
+        expected_version: int | None = None,
+    ) -> int | None:
         """One small row per step (O(1) whatever the game's length); the game's details and
-        order of play are updated in place, its full save is not rewritten."""
+        order of play are updated in place, its full save is not rewritten. With
+        ``expected_version`` the step is written only onto that version (compare and swap)."""
         check_id(game_id)
         meta = meta.checked()
         text = dumps(delta)
         now = utc_now()
-
+        row = games_in_progress.c
+        where = [row.game_id == game_id]
+        if expected_version is not None:
+            where.append(row.seq == checked_int(expected_version, "version", limit=2**62))
         update = (
             sa.update(games_in_progress)
-            .where(games_in_progress.c.game_id == game_id)
+            .where(*where)
             .values(
                 kind=meta.kind,
                 owner_hint=meta.owner_hint,
@@ -338,7 +365,7 @@ class SqlStore(Store):
                 updated_at=now,
                 seq=self._next_seq(),
             )
-            .returning(games_in_progress.c.game_id)
+            .returning(games_in_progress.c.seq)
         )
         number = (
             sa.select(sa.func.coalesce(sa.func.max(game_moves.c.n), 0) + 1)
@@ -347,19 +374,30 @@ class SqlStore(Store):
         )
         insert = sa.insert(game_moves).values(game_id=game_id, n=number, data=text)
 
-        def work(conn: sa.Connection) -> bool:
+        def work(conn: sa.Connection) -> int | None:
             fresh = self._check_owner(conn, game_id, owner)
-            if conn.execute(update).first() is None:  # (the row lock serializes its writers)
-                return False
+            version = conn.execute(update).scalar()  # (the row lock serializes its writers)
+            if version is None:
+                if expected_version is not None and self._version(conn, game_id) is not None:
+                    raise GameConflict(f"game {game_id} was moved on in another process")
+                return None
             conn.execute(insert)
             if not fresh:
                 self._take(conn, game_id, owner)
-            return True
+            return int(version)
 
         try:
             return self._write_now(work)
         except Unavailable:
-            return False  # the caller saves the whole game (journalled if need be)
+            return None  # the caller saves the whole game (journalled if need be)
+
+    def _version(self, conn: sa.Connection, game_id: str) -> int | None:
+        query = sa.select(games_in_progress.c.seq).where(games_in_progress.c.game_id == game_id)
+        version = conn.execute(query).scalar()
+        return None if version is None else int(version)
+
+    def game_version(self, game_id: str) -> int | None:
+        return self._read(lambda c: self._version(c, game_id))
 
     _GAME_COLUMNS: Final = (
         games_in_progress.c.game_id,
@@ -367,6 +405,7 @@ class SqlStore(Store):
         games_in_progress.c.data,
         games_in_progress.c.created_at,
         games_in_progress.c.updated_at,
+        games_in_progress.c.seq,
     )
 
     def load_game(self, game_id: str) -> SavedGame:
@@ -903,7 +942,7 @@ def _moves_of(conn: sa.Connection, game_ids: Sequence[str]) -> dict[str, list[st
 
 
 def _saved_game(row: tuple[Any, ...], moves: Sequence[str] = ()) -> SavedGame:
-    game_id, meta, data, created, updated = row
+    game_id, meta, data, created, updated, version = row
     loaded = json.loads(data)
     if not isinstance(loaded, dict):
         raise ValueError("the saved game is not a JSON object")
@@ -920,6 +959,7 @@ def _saved_game(row: tuple[Any, ...], moves: Sequence[str] = ()) -> SavedGame:
         meta=GameMeta.from_json(meta_json),
         updated_at=read_time(updated),
         created_at=read_time(created),
+        version=int(version),
     )
 
 

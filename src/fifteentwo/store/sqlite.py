@@ -242,14 +242,22 @@ class SQLiteStore(SqlStore):
         return None
 
     def append_move(
-        self, game_id: str, delta: dict[str, Any], meta: GameMeta, *, owner: str
-    ) -> bool:
+        self,
+        game_id: str,
+        delta: dict[str, Any],
+        meta: GameMeta,
+        *,
+        owner: str,
+        expected_version: int | None = None,
+    ) -> int | None:
         """`SqlStore.append_move`, except while the journal holds writes: a step must follow
         the full save it extends, which may be in the journal (so save whole until it is
         stored)."""
         if self.journal_path.exists():
-            return False
-        return super().append_move(game_id, delta, meta, owner=owner)
+            return None
+        return super().append_move(
+            game_id, delta, meta, owner=owner, expected_version=expected_version
+        )
 
     # --- the journal ---------------------------------------------------------------------------
 

@@ -177,6 +177,7 @@ def create_app(
         if check is not None:
             await check()
         key = await hub.store_call(server_secret, hub.store, secret)
+        hub.share_games(key)  # every process with this secret serves every game
         parts["accounts"] = Accounts(hub.store, key)
         parts["tables"] = table_hub = TableHub(
             lambda: hub.store,

@@ -45,7 +45,7 @@ from fifteentwo.app.coach import Coach, action_label
 from fifteentwo.app.describe import Describer
 from fifteentwo.app.options import PlayOptions, check_level
 from fifteentwo.app.plain import peg_positions
-from fifteentwo.app.session import SaveError, Session
+from fifteentwo.app.session import SaveConflict, SaveError, Session
 from fifteentwo.cards import Card
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.store import GameBusy, GameNotFound, Store, StoreError, new_owner
@@ -254,6 +254,14 @@ class GameHub:
         self.levels = tuple(levels)
         self._reviews: dict[int, dict[str, Any]] = {}
 
+    def share_games(self, secret: str) -> None:
+        """Let every process with this server secret serve every game against the computer:
+        they hold a game's lease under one owner token, and each write is made only onto the
+        version the process last saw (`Session.optimistic`), so a game moves on wherever its
+        player's connection lands, one writer at a time (docs/web.md, "Several processes")."""
+        digest = hashlib.sha256(f"fifteentwo-web-games\0{secret}".encode()).hexdigest()
+        self.owner = digest[:32]
+
     # --- plumbing ----------------------------------------------------------------------------
 
     async def start(self) -> None:
@@ -323,6 +331,7 @@ class GameHub:
             owner_hint=player_hash(request.player),
             on_notice=_log.warning,
             web={"token": token_hash(token), "coach": request.coach},
+            optimistic=True,
         )
         await self.compute(session.run)  # computers to the first decision; saved on the way
         if session.game_id is None:
@@ -345,10 +354,47 @@ class GameHub:
                         game = await self._load(game_id, token)
             finally:
                 self._opening.pop(game_id, None)
+        else:
+            async with game.lock:
+                await self._fresh(game)
         if not hmac.compare_digest(game.token_hash, token_hash(token)):
             raise Refused("no_game", "no game with that id and token")
         game.last_used = time.monotonic()
         return game
+
+    async def _fresh(self, game: WebGame) -> None:
+        """Bring this process's copy up to the stored game if another process moved it on
+        (one read of its version; a reload only when it changed). Call under ``game.lock``."""
+        if game.session.is_over:
+            return
+        try:
+            version = await self.store_call(self.store.game_version, game.game_id)
+        except StoreError:
+            return  # the write will tell (a conflict, or the store's own error)
+        if version is None or version == game.session.version:
+            return
+        await self._reload(game)
+
+    async def _reload(self, game: WebGame) -> None:
+        """Replace this process's copy of the game with the stored one."""
+        try:
+            session = await self.compute(
+                partial(
+                    WebSession.resume,
+                    self.store,
+                    game.game_id,
+                    owner=self.owner,
+                    on_notice=_log.warning,
+                    optimistic=True,
+                )
+            )
+        except GameBusy:
+            raise Refused("busy", "this game is open in another program") from None
+        except (SaveError, StoreError) as exc:
+            raise Refused("no_game", f"this game cannot be resumed: {exc}") from None
+        assert isinstance(session, WebSession)
+        game.session = session
+        game._describers.clear()
 
     async def _load(self, game_id: str, token: str) -> WebGame:
         try:
@@ -368,6 +414,7 @@ class GameHub:
                     game_id,
                     owner=self.owner,
                     on_notice=_log.warning,
+                    optimistic=True,
                 )
             )
         except GameBusy:
@@ -395,6 +442,7 @@ class GameHub:
         listener what happened. Raises `Refused` (and changes nothing) otherwise."""
         action = to_action(data)
         async with game.lock:
+            await self._fresh(game)
             session = game.session
             self._check_turn(game, seat, decision)
             if not session.game.is_legal(action):
@@ -409,6 +457,10 @@ class GameHub:
                 remark = await self.compute(_remark, game.coach(), obs, action)
             try:  # the session saves after every step
                 events, thinking = await self.compute(session.timed_act, action)
+            except SaveConflict:  # another process answered this decision first
+                await self._reload(game)
+                await self._broadcast(game, (), log=True)
+                raise Refused("stale", "the game moved on in another window") from None
             except SaveError as exc:
                 raise Refused("busy", str(exc)) from None
             think_ms = thinking * 1000
@@ -429,6 +481,7 @@ class GameHub:
     async def undo(self, game: WebGame, seat: int, decision: int) -> None:
         """Take back the seat's last decision, where the session allows it."""
         async with game.lock:
+            await self._fresh(game)
             if decision != game.decision:
                 raise Refused("stale", "the game moved on")
             why = game.session.cannot_undo()
@@ -436,6 +489,9 @@ class GameHub:
                 raise Refused("cannot_undo", f"cannot take back: {why}")
             try:
                 await self.compute(game.session.undo)
+            except SaveConflict:
+                await self._reload(game)
+                raise Refused("stale", "the game moved on in another window") from None
             except FifteenTwoError as exc:
                 raise Refused("cannot_undo", str(exc)) from None
             await self._broadcast(game, (), log=True)
@@ -453,8 +509,13 @@ class GameHub:
     async def set_coach(self, game: WebGame, on: bool) -> None:
         """Turn the coach's remarks on or off (kept with the game)."""
         async with game.lock:
+            await self._fresh(game)
             game.session.web["coach"] = on
-            await self.compute(game.session.save)
+            try:
+                await self.compute(game.session.save)
+            except SaveConflict:
+                await self._reload(game)
+                raise Refused("stale", "the game moved on in another window") from None
             await self._broadcast(game, ())
 
     async def _note_finished(self, game: WebGame) -> None:
