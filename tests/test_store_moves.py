@@ -186,3 +186,33 @@ def test_two_processes_racing_for_one_decision_store_exactly_one(store: Store) -
         else:
             first = again
         assert again.game.log == winner.game.log
+
+
+def test_an_optimistic_session_stores_the_decision_before_the_computers_think(
+    store: Store,
+) -> None:
+    """A server process killed while its computer thinks loses nothing: the person's decision
+    was stored first; the next process finds the computer to move and plays it on."""
+    seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="greedy")]
+    session = Session(find_rules("standard"), seats, 21, store=store, optimistic=True)
+    session.run()
+    assert session.game_id is not None
+    me = GreedyPlayer(3)
+    action = me.choose(session.observation())
+    stored_before_thinking: list[int] = []
+
+    def think(*_: object) -> object:  # the computer's turn: what does the store hold now?
+        saved = Session.from_json(store.load_game(session.game_id or "").data)
+        stored_before_thinking.append(len(saved.game.log))
+        raise KeyboardInterrupt  # the process dies here
+
+    session.players[1].choose = think  # type: ignore[method-assign]
+    with pytest.raises(KeyboardInterrupt):
+        session.act(action)
+    if not stored_before_thinking:
+        pytest.skip("the computer had no move right after this decision")
+    taken = Session.resume(store, session.game_id, owner=session.owner, optimistic=True)
+    assert len(taken.game.log) == stored_before_thinking[0]
+    assert taken.waiting_for is None  # the computer is to move: the next process plays it
+    taken.run()
+    assert taken.waiting_for is not None or taken.is_over

@@ -206,6 +206,8 @@ class Session:
         events = self.game.events_for(self.viewer, self._apply(action))
         self._undo_marks.append(mark)
         self._trim_undo()
+        if self.optimistic and not self.game.is_over:
+            self.save()  # the decision is stored before the computers think: never lost
         return events + self.run()
 
     def _apply(self, action: Any) -> list[Event]:

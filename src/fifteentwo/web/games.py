@@ -395,6 +395,19 @@ class GameHub:
         assert isinstance(session, WebSession)
         game.session = session
         game._describers.clear()
+        await self._computers_on(game)
+
+    async def _computers_on(self, game: WebGame) -> None:
+        """A game loaded with a computer to move (the process that was thinking for it died, or
+        is still at it): play the computers on. Their moves are stored once: if another
+        process stored them first, this one's write is refused and the stored game loaded."""
+        session = game.session
+        if session.is_over or session.waiting_for is not None:
+            return  # over, or a person's turn
+        try:
+            await self.compute(session.run)
+        except SaveConflict:
+            await self._reload(game)
 
     async def _load(self, game_id: str, token: str) -> WebGame:
         try:
@@ -423,6 +436,7 @@ class GameHub:
             raise Refused("no_game", f"this game cannot be resumed: {exc}") from None
         assert isinstance(session, WebSession)
         game = WebGame(game_id, session)
+        await self._computers_on(game)
         self.games[game_id] = game
         return game
 
