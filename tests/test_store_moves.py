@@ -5,6 +5,7 @@ save plus its steps is the game that was played (on both databases)."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -216,3 +217,54 @@ def test_an_optimistic_session_stores_the_decision_before_the_computers_think(
     assert taken.waiting_for is None  # the computer is to move: the next process plays it
     taken.run()
     assert taken.waiting_for is not None or taken.is_over
+
+
+def test_a_computer_turn_is_claimed_by_exactly_one_process(store: Store) -> None:
+    """`claim_turn`: one claimant per game version; the holder again; another once the claim
+    lapsed or the game moved on to a new version."""
+    assert store.claim_turn("g1", 5, owner="a", seconds=30)
+    assert not store.claim_turn("g1", 5, owner="b", seconds=30)
+    assert store.claim_turn("g1", 5, owner="a", seconds=30)
+    assert store.claim_turn("g1", 6, owner="b", seconds=30)  # the game moved on
+    assert not store.claim_turn("g1", 6, owner="a", seconds=30)
+    assert store.claim_turn("g2", 1, owner="a", seconds=-1)  # (lapsed at once)
+    assert store.claim_turn("g2", 1, owner="b", seconds=30)  # a dead claimant's turn is taken
+
+
+def test_a_session_without_the_turn_s_claim_leaves_the_turn_to_its_holder(store: Store) -> None:
+    """Two processes hold a game whose computer is to move: only the one with the claim makes
+    the moves; the other changes nothing, then reads them from the store."""
+    shared = new_owner()
+    seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="greedy")]
+    first = Session(find_rules("standard"), seats, 30, store=store, owner=shared, optimistic=True)
+    first.run()
+    me = GreedyPlayer(4)
+    first.act(me.choose(first.observation()))
+    assert first.game_id is not None
+    computed: list[str] = []
+
+    def claim_as(name: str) -> Any:
+        def claim(session: Session) -> bool:
+            assert session.game_id is not None and session.version is not None
+            granted = store.claim_turn(session.game_id, session.version, owner=name, seconds=30)
+            if granted:
+                computed.append(name)
+            return granted
+
+        return claim
+
+    # the person decided (stored); both processes now load the game with the computer to move
+    a = Session.resume(store, first.game_id, owner=shared, optimistic=True)
+    if a.waiting_for is not None:  # to a computer turn: a decision stored, no one runs on
+        a.turn_claim = lambda s: False
+        a.act(me.choose(a.observation()))
+    b = Session.resume(store, first.game_id, owner=shared, optimistic=True)
+    c = Session.resume(store, first.game_id, owner=shared, optimistic=True)
+    assert b.waiting_for is None and not b.is_over  # the computers are to move
+    b.turn_claim, c.turn_claim = claim_as("b"), claim_as("c")
+    log = list(c.game.log)
+    b.run()
+    c.run()
+    assert computed == ["b"] and c.game.log == log  # c did nothing
+    stored = Session.from_json(store.load_game(first.game_id).data)
+    assert stored.game.log == b.game.log and stored.waiting_for is not None

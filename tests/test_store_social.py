@@ -121,7 +121,14 @@ def test_a_version_1_store_is_migrated_keeping_its_games(tmp_path: Path) -> None
         s.set_setting("x", "1")
     conn = sqlite3.connect(path)
     with conn:
-        for name in ("settings", "accounts", "tables", "alembic_version", "game_moves"):
+        for name in (
+            "settings",
+            "accounts",
+            "tables",
+            "alembic_version",
+            "game_moves",
+            "turn_claims",
+        ):
             conn.execute(f"DROP TABLE {name}")
         conn.execute("DROP INDEX finished_by_owner")
         conn.execute("UPDATE schema_version SET version = 1")  # as version 1 wrote it
@@ -144,6 +151,7 @@ def test_tables_written_before_due_times_are_kept_by_the_migration(backend: Back
     # as the versions before Alembic left it: SQLite's version 2, PostgreSQL's version 1
     backend.execute("DROP TABLE alembic_version")
     backend.execute("DROP TABLE game_moves")
+    backend.execute("DROP TABLE turn_claims")
     if backend.kind == "sqlite":
         backend.execute("DROP INDEX finished_by_owner")
         backend.execute("UPDATE schema_version SET version = 2")

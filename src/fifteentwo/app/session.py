@@ -134,6 +134,9 @@ class Session:
     processes may serve: `SaveConflict` when another moved it on)."""
     version: int | None = field(default=None, repr=False, compare=False)
     """The stored game's version after this session's last read or write (None: not known)."""
+    turn_claim: Callable[[Session], bool] | None = field(default=None, repr=False, compare=False)
+    """Asked before computers and chance move a stored game: False when another process holds
+    the claim to compute this turn (`Store.claim_turn`), and `run` then changes nothing."""
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.rules.players:
@@ -185,6 +188,15 @@ class Session:
         """Play chance steps and computer seats until a human must decide or the game ends."""
         events: list[Event] = []
         game = self.game
+        claim = self.turn_claim
+        if (
+            claim is not None
+            and self.game_id is not None
+            and not game.is_over
+            and self.waiting_for is None
+            and not claim(self)
+        ):
+            return events  # another process is making this turn's moves
         while not game.is_over:
             seat = game.to_move
             assert seat is not None

@@ -457,6 +457,12 @@ class Store(ABC):
         default stores nothing (a store without deltas)."""
         return None
 
+    def claim_turn(self, game_id: str, version: int, *, owner: str, seconds: float) -> bool:
+        """Claim the computer's move of a game at ``version`` for ``seconds``: True for exactly
+        one claimant at a time (again for the holder; for another once the claim lapsed or the
+        game moved on). This default grants every claim (a store one process uses)."""
+        return True
+
     def game_version(self, game_id: str) -> int | None:
         """The game's version (changes with every write of it), None if it is not stored."""
         return None

@@ -32,10 +32,11 @@ __all__ = [
     "set_aside",
     "settings",
     "tables",
+    "turn_claims",
 ]
 
-SCHEMA_VERSION: Final = 5
-"""The newest schema (``schema_version.version``; Alembic revision ``v5``)."""
+SCHEMA_VERSION: Final = 6
+"""The newest schema (``schema_version.version``; Alembic revision ``v6``)."""
 
 
 class UtcTime(sa.types.TypeDecorator[Any]):
@@ -193,3 +194,13 @@ tables = sa.Table(
     sa.Column("updated_at", UtcTime, nullable=False),
     sa.Column("due_at", UtcTime),
 )
+
+turn_claims = sa.Table(
+    "turn_claims",
+    metadata,
+    sa.Column("game_id", sa.Text, primary_key=True),
+    sa.Column("version", sa.BigInteger, nullable=False),
+    sa.Column("owner", sa.Text, nullable=False),
+    sa.Column("until", sa.Float, nullable=False),
+)
+"""Who computes a game's computer move at a version, until when (`Store.claim_turn`)."""

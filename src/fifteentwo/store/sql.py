@@ -58,6 +58,7 @@ from fifteentwo.store.schema import (
     set_aside,
     settings,
     tables,
+    turn_claims,
 )
 
 __all__ = ["SqlStore", "Unavailable"]
@@ -398,6 +399,22 @@ class SqlStore(Store):
 
     def game_version(self, game_id: str) -> int | None:
         return self._read(lambda c: self._version(c, game_id))
+
+    def claim_turn(self, game_id: str, version: int, *, owner: str, seconds: float) -> bool:
+        """One row per game: taken over when it names another version, has lapsed, or is the
+        claimant's own; else refused (one statement, atomic on both databases)."""
+        check_id(game_id)
+        now = time.time()
+        insert = self._insert(turn_claims).values(
+            game_id=game_id, version=version, owner=owner, until=now + float(seconds)
+        )
+        held = turn_claims.c
+        statement = insert.on_conflict_do_update(
+            index_elements=[held.game_id],
+            set_={k: insert.excluded[k] for k in ("version", "owner", "until")},
+            where=sa.or_(held.version != version, held.until < now, held.owner == owner),
+        ).returning(held.owner)
+        return self._write_or_fail(lambda c: c.execute(statement).first() is not None)
 
     _GAME_COLUMNS: Final = (
         games_in_progress.c.game_id,
@@ -905,6 +922,7 @@ def dumps(data: object) -> str:
 
 def drop_game(conn: sa.Connection, game_id: str) -> None:
     conn.execute(sa.delete(games_in_progress).where(games_in_progress.c.game_id == game_id))
+    conn.execute(sa.delete(turn_claims).where(turn_claims.c.game_id == game_id))
     conn.execute(sa.delete(game_moves).where(game_moves.c.game_id == game_id))
     conn.execute(sa.delete(leases).where(leases.c.game_id == game_id))
 

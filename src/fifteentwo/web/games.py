@@ -63,6 +63,13 @@ KIND: Final = "web"
 _T = TypeVar("_T")
 
 
+CLAIM_SECONDS: Final = 15.0
+"""How long a process's claim to compute a computer turn stands (renewed by finishing it); a
+claim of a process that died lapses after this, and another process takes the turn."""
+CLAIM_POLL: Final = 0.1
+"""How often a process waiting for another's computer turn looks at the store."""
+
+
 class Refused(FifteenTwoError):
     """A message the server will not act on; ``code`` is the error code sent back."""
 
@@ -249,6 +256,8 @@ class GameHub:
         self._open_store = open_store
         self._store: Store | None = None
         self.owner = new_owner()
+        self.process = new_owner()
+        """This process's own token (claims of computer turns), whatever `owner` is shared."""
         self.games: dict[str, WebGame] = {}
         self._opening: dict[str, asyncio.Lock] = {}
         self.levels = tuple(levels)
@@ -261,6 +270,14 @@ class GameHub:
         player's connection lands, one writer at a time (docs/web.md, "Several processes")."""
         digest = hashlib.sha256(f"fifteentwo-web-games\0{secret}".encode()).hexdigest()
         self.owner = digest[:32]
+
+    def _claim_turn(self, session: Session) -> bool:
+        """Whether this process computes the session's computer turn (one process per turn)."""
+        if session.game_id is None or session.version is None:
+            return True
+        return self.store.claim_turn(
+            session.game_id, session.version, owner=self.process, seconds=CLAIM_SECONDS
+        )
 
     # --- plumbing ----------------------------------------------------------------------------
 
@@ -332,6 +349,7 @@ class GameHub:
             on_notice=_log.warning,
             web={"token": token_hash(token), "coach": request.coach},
             optimistic=True,
+            turn_claim=self._claim_turn,
         )
         await self.compute(session.run)  # computers to the first decision; saved on the way
         if session.game_id is None:
@@ -375,8 +393,9 @@ class GameHub:
             return
         await self._reload(game)
 
-    async def _reload(self, game: WebGame) -> None:
-        """Replace this process's copy of the game with the stored one."""
+    async def _reload(self, game: WebGame, *, play_on: bool = True) -> None:
+        """Replace this process's copy of the game with the stored one (and, with
+        ``play_on``, make a computer turn it finds pending: `_computers_on`)."""
         try:
             session = await self.compute(
                 partial(
@@ -386,6 +405,7 @@ class GameHub:
                     owner=self.owner,
                     on_notice=_log.warning,
                     optimistic=True,
+                    turn_claim=self._claim_turn,
                 )
             )
         except GameBusy:
@@ -395,19 +415,28 @@ class GameHub:
         assert isinstance(session, WebSession)
         game.session = session
         game._describers.clear()
-        await self._computers_on(game)
+        if play_on:
+            await self._computers_on(game)
 
     async def _computers_on(self, game: WebGame) -> None:
-        """A game loaded with a computer to move (the process that was thinking for it died, or
-        is still at it): play the computers on. Their moves are stored once: if another
-        process stored them first, this one's write is refused and the stored game loaded."""
-        session = game.session
-        if session.is_over or session.waiting_for is not None:
-            return  # over, or a person's turn
-        try:
-            await self.compute(session.run)
-        except SaveConflict:
-            await self._reload(game)
+        """The computers' turn of a stored game, made by exactly one process: this one when it
+        gets the turn's claim (the process thinking for it died, or it is this one's own turn),
+        else it waits for the claimant's moves to be stored (a lapsed claim is taken over)."""
+        deadline = time.monotonic() + 2 * CLAIM_SECONDS + 5
+        while not game.session.is_over and game.session.waiting_for is None:
+            try:
+                await self.compute(game.session.run)
+            except SaveConflict:  # stored by another process meanwhile
+                await self._reload(game, play_on=False)
+                continue
+            if game.session.is_over or game.session.waiting_for is not None:
+                return
+            if time.monotonic() > deadline:
+                raise Refused("busy", "the computer's move is taking too long: try again")
+            await asyncio.sleep(CLAIM_POLL)
+            version = await self.store_call(self.store.game_version, game.game_id)
+            if version is not None and version != game.session.version:
+                await self._reload(game, play_on=False)
 
     async def _load(self, game_id: str, token: str) -> WebGame:
         try:
@@ -428,6 +457,7 @@ class GameHub:
                     owner=self.owner,
                     on_notice=_log.warning,
                     optimistic=True,
+                    turn_claim=self._claim_turn,
                 )
             )
         except GameBusy:
@@ -478,6 +508,11 @@ class GameHub:
             except SaveError as exc:
                 raise Refused("busy", str(exc)) from None
             think_ms = thinking * 1000
+            if not session.is_over and session.waiting_for is None:
+                # another process holds this turn's claim: its moves come from the store
+                await self._computers_on(game)
+                await self._broadcast(game, events, remark=remark, log=True)
+                return
             if session.is_over and any(isinstance(e, GameOver) for e in events):
                 await self._note_finished(game)
             await self._broadcast(game, events, remark=remark, think_ms=think_ms)
