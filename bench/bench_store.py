@@ -7,8 +7,10 @@ Plays GAMES games (a greedy "human" against the greedy computer, the standard ga
 `Session` saving to a fresh store, and times, with the process's CPU clock, each save the
 session makes after a human decision: the first third of a game's decisions ("early") against
 the last third ("late"), the game-over save left out. The same games are then saved the old way
-(a full save at every step) for comparison. Prints CPU microseconds per action and the ratio
-late/early for each (the goal: within 20%, i.e. a ratio under 1.2).
+(a full save at every step) for comparison, and as the web server saves them (the decision
+stored before the computer moves, each write version-checked, the computer's turn claimed).
+Prints CPU microseconds per action and the ratio late/early for each (the goal: within 20%,
+i.e. a ratio under 1.2).
 
 Run with ``python bench/bench_store.py [--games N] [--db URL]`` (default: SQLite in a
 temporary directory; ``--db postgresql://...`` measures PostgreSQL).
@@ -43,11 +45,18 @@ class TimedSession(Session):
         return False if self.whole_every_time else super()._step_due()
 
 
-def play(store: Store, seed: int, whole: bool) -> tuple[list[float], list[float]]:
+def play(store: Store, seed: int, mode: str) -> tuple[list[float], list[float]]:
     """One game; the CPU seconds of the early and of the late saves."""
     seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="greedy")]
     session = TimedSession(find_rules("standard"), seats, seed, store=store)
-    session.whole_every_time = whole
+    session.whole_every_time = mode == "whole"
+    if mode == "web":  # as the web server plays: version-checked, the turn claimed
+
+        def claim(s: Session) -> bool:
+            assert s.game_id is not None
+            return store.claim_turn(s.game_id, s.version or 0, owner="bench", seconds=15)
+
+        session.optimistic, session.turn_claim = True, claim
     session.cpu = []
     me = GreedyPlayer(seed + 1)
     session.run()
@@ -61,11 +70,11 @@ def play(store: Store, seed: int, whole: bool) -> tuple[list[float], list[float]
     return per_action[:third], per_action[-third:]
 
 
-def measure(store: Store, games: int, whole: bool) -> tuple[float, float]:
+def measure(store: Store, games: int, mode: str) -> tuple[float, float]:
     early: list[float] = []
     late: list[float] = []
     for seed in range(games):
-        e, l_ = play(store, 1000 + seed, whole)
+        e, l_ = play(store, 1000 + seed, mode)
         early.extend(e)
         late.extend(l_)
     return statistics.mean(early) * 1e6, statistics.mean(late) * 1e6
@@ -79,9 +88,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         where = args.db or str(Path(tmp) / "bench.sqlite3")
         store = open_store(where)
-        measure(store, 2, whole=False)  # warm-up (imports, caches, the schema)
-        for label, whole in (("steps (now)", False), ("whole save every step (before)", True)):
-            early, late = measure(store, args.games, whole)
+        measure(store, 2, "steps")  # warm-up (imports, caches, the schema)
+        modes = (
+            ("steps (now)", "steps"),
+            ("steps as the web server saves", "web"),
+            ("whole save every step (before)", "whole"),
+        )
+        for label, mode in modes:
+            early, late = measure(store, args.games, mode)
             print(
                 f"{label:32s} CPU per action: early {early:7.0f} us, late {late:7.0f} us, "
                 f"late/early {late / early:.2f}"
