@@ -57,6 +57,13 @@ def register(subparsers: Any) -> None:
         "--workers", type=int, default=4, help="threads for computer players and analysis (4)"
     )
     parser.add_argument(
+        "--table-tick",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="how often away seats and turn timers of tables are looked at (1)",
+    )
+    parser.add_argument(
         "--shutdown-timeout",
         type=float,
         default=10.0,
@@ -88,6 +95,10 @@ def run(args: argparse.Namespace) -> int:
         raise FifteenTwoError(f"--port must be between 0 and 65535, not {args.port}")
     if not 1 <= args.workers <= 64:
         raise FifteenTwoError(f"--workers must be between 1 and 64, not {args.workers}")
+    if not 0.01 <= args.table_tick <= 60:  # also refuses nan
+        raise FifteenTwoError(
+            f"--table-tick must be between 0.01 and 60 seconds, not {args.table_tick}"
+        )
     for name in ("shutdown_timeout", "drain"):
         value = getattr(args, name)
         if not 0 <= value <= 3600:  # also refuses nan
@@ -113,7 +124,11 @@ def run(args: argparse.Namespace) -> int:
     if args.secret is not None and len(args.secret) < 16:
         raise FifteenTwoError("--secret must be at least 16 characters")
     app = create_app(
-        lambda: open_store(where), workers=args.workers, redis=args.redis, secret=args.secret
+        lambda: open_store(where),
+        workers=args.workers,
+        redis=args.redis,
+        secret=args.secret,
+        table_tick=args.table_tick,
     )
     _log_errors_as_json(args.log_level)
     config = uvicorn.Config(

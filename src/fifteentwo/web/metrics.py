@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import logging
 import time
 import traceback
@@ -24,6 +25,7 @@ from prometheus_client import (
     Counter,
     Gauge,
     Histogram,
+    Info,
     ProcessCollector,
     generate_latest,
 )
@@ -31,6 +33,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from fifteentwo import __version__
 from fifteentwo.store import Store
 
 __all__ = ["Metrics", "Operations", "RequestLog", "log_error"]
@@ -63,6 +66,9 @@ class Metrics:
         self.registry = CollectorRegistry(auto_describe=True)
         reg = self.registry
         ProcessCollector(registry=reg)  # resident memory and CPU seconds of this process
+        Info("fifteentwo_server", "This server process", registry=reg).info(
+            {"version": __version__, "pid": str(os.getpid())}
+        )
         self.connections = Gauge(
             "fifteentwo_connections_open", "WebSocket connections open", registry=reg
         )
