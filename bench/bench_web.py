@@ -134,17 +134,25 @@ class Stats:
         """(actions answered so far, server CPU seconds) sampled while the games are played."""
 
 
+HTTP: dict[str, httpx.AsyncClient] = {}
+"""The clients' HTTP pools, by server (made in the level's event loop, closed after it)."""
+
+
 async def play_one(
     base: str, ws_url: str, args: argparse.Namespace, stats: Stats, *, gate: Any, think: float
 ) -> None:
     """One client: create, join, play to the end."""
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-        made = (
-            await http.post(
-                "/api/games",
-                json={"variant": args.variant, "level": args.level, "player": "bench-player-0"},
-            )
-        ).json()
+    http = HTTP.get(base)
+    if http is None:  # one pool per server: a client each costs an SSL context and 0.5 MB
+        http = HTTP[base] = httpx.AsyncClient(
+            base_url=base, timeout=120, limits=httpx.Limits(max_connections=20)
+        )
+    made = (
+        await http.post(
+            "/api/games",
+            json={"variant": args.variant, "level": args.level, "player": "bench-player-0"},
+        )
+    ).json()
     async with connect(ws_url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "game": made["game"], "token": made["token"]}))
         state = json.loads(await ws.recv())
@@ -220,6 +228,9 @@ async def run_level(
     stop.set()
     await sampler
     await cpu
+    for pool in HTTP.values():
+        await pool.aclose()
+    HTTP.clear()
     stats.errors += sum(1 for r in results if isinstance(r, BaseException))
     return stats
 
