@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import logging
+import os
 import time
 import traceback
 from collections.abc import Awaitable, Callable
