@@ -252,3 +252,23 @@ def test_a_rolling_restart_loses_no_move_of_games_against_the_computer(site: Sit
     rolling_restart(site, games)
     for seats in games:
         finish(seats)
+
+
+def test_kill_9_costs_games_against_the_computer_one_reconnect(site: Site) -> None:
+    games = [[new_computer_game(site)] for _ in range(4)]
+    for seats in games:
+        play(seats, 8)
+    before = [seats[0].state["decision"] for seats in games]
+    site.kill(0)  # no shutdown at all: its leases are left behind
+    started = time.monotonic()
+    for seats in games:
+        seats[0].check_closed()
+        seats[0].send({"type": "state"})
+        seats[0].receive()
+    # Every game is back within seconds (Seat.connect asks again while a process says 'busy'),
+    # with the other process still the only one up: a dead process's game is taken over.
+    assert time.monotonic() - started < 15
+    assert [seats[0].state["decision"] for seats in games] == before
+    site.restart(0)
+    for seats in games:
+        finish(seats)
