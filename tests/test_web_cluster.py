@@ -40,6 +40,7 @@ SUBSET = {
     "test_resume_on_a_new_connection_continues_from_the_same_decision",
     "test_bad_messages_are_refused_and_change_nothing",
     "test_http_api_validates_and_lists",
+    "test_a_token_acts_only_in_its_own_game",
     "test_two_people_play_to_the_end_with_a_spectator",
     "test_reconnecting_returns_to_the_same_decision",
     "test_accounts_ratings_and_the_leaderboard",
