@@ -117,6 +117,7 @@ async function receive(msg) {
     game.dealing = msg.events.some((e) => e.type === "dealt") && factor() > 0;
     game.state = msg;
     game.busy = false;
+    game.busyTries = 0;
     game.names = msg.names;
     game.selected.clear();
     if (msg.remark) { $("remark").textContent = msg.remark; $("remark").hidden = false; }
@@ -151,7 +152,8 @@ async function receive(msg) {
     if (msg.code === "stale") send({ type: "state" });
     if (msg.code === "busy") {  // held by a process that is shutting down: ask again shortly
       const ws = game.ws;
-      setTimeout(() => { if (game.ws === ws && game.id) connect(); }, 1000);
+      const wait = Math.min(5000, 500 * 2 ** (game.busyTries = (game.busyTries || 0) + 1));
+      setTimeout(() => { if (game.ws === ws && game.id) connect(); }, wait);
     }
     renderControls();
   }
