@@ -351,9 +351,15 @@ class TableDrawing(AppState):
             crib = "your" if obs.dealer == obs.seat else f"{describer.who(obs.dealer)}'s"
             need = rules.discard
             text = Text(f"Lay away {_cards(need)} to {crib} crib: ", style=bold)
-            text.append(f"{number_keys(n)} or a click to choose, then ⏎ ")
+            text.append(f"{number_keys(n)} or ←/→ and ␣ to choose, then ⏎ ")
             text.append(f"({len(self._selected)}/{need})", style="dim")
-            return text, (*picks, NamedKey("enter", "lay_away"))
+            cursor = (NamedKey("left", "cursor"), NamedKey("right", "cursor"))
+            return text, (
+                *picks,
+                *cursor,
+                NamedKey("space", "choose"),
+                NamedKey("enter", "lay_away"),
+            )
         if mode is Mode.PLAY:
             text = Text(f"Your play, count {obs.count}: ", style=bold)
             keys = [*picks, NamedKey("enter", "play_cursor")]
