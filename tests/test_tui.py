@@ -579,15 +579,19 @@ async def test_u_takes_back_the_last_decision() -> None:
         assert app.mode in (Mode.PLAY, Mode.CUT)
 
 
-async def test_u_is_refused_when_counting_by_hand_with_muggins() -> None:
+async def test_u_is_hidden_and_refused_when_counting_by_hand_with_muggins() -> None:
     factory = Factory(seed=21, auto_count=False, muggins=True)
     app = make_app(factory, options("short", auto_count=False, muggins=True))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await press(pilot, "1", "2", "enter")
+        # refused, so not offered: the footer leaves u out, and u does nothing
+        assert "undo" not in {k.action for k in app.footer_keys()}
+        assert app.check_action("undo", ()) is False
         await press(pilot, "u")
-        assert "Cannot take back" in line_text(app, "#message")
         assert factory.sessions[0].takebacks == 0
+        app.action_undo()  # (called anyway, it says why)
+        assert "Cannot take back" in line_text(app, "#message")
 
 
 # --- pacing --------------------------------------------------------------------------------------
@@ -677,7 +681,9 @@ async def test_the_show_lights_each_combination_and_waits_for_enter(
     def waiting() -> None:
         nonlocal waits
         waits += 1
-        assert "next hand" in app._prompt_text().plain
+        text, keys = app._prompt()
+        assert "next hand" in text.plain
+        assert [(k.key, k.action) for k in keys] == [("enter", "continue")]
 
     monkeypatch.setattr(app, "_light", seen)
     async with app.run_test(size=SIZE) as pilot:

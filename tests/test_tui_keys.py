@@ -376,7 +376,9 @@ async def test_after_counting_your_hand_enter_goes_on_to_the_next_hand(
                 if not legal:
                     await pilot.press("g")
                 else:
-                    await pilot.press(str(1 + next(i for i, c in enumerate(obs.hand) if c in legal)))
+                    await pilot.press(
+                        str(1 + next(i for i, c in enumerate(obs.hand) if c in legal))
+                    )
             else:
                 await pilot.press("enter")
             del turn

@@ -121,7 +121,7 @@ class NewGameScreen(Screen[Choices | None]):
 
     def compose(self) -> ComposeResult:
         c = self.choices
-        with VerticalScroll(id="new-game-box"):
+        with VerticalScroll(id="new-game-box", can_focus=False):  # tab goes field to field
             yield Static("[b]New game[/b]", id="new-game-title")
             with Horizontal(classes="field"):
                 yield Static("Opponent", classes="label")
