@@ -738,3 +738,27 @@ async def test_the_crib_is_drawn_in_order_and_one_card_left_says_1() -> None:
         assert drawn == sorted(crib.cards)
         for (seat, is_crib), shown in model.shown.items():  # hands too: every shown hand in order
             assert [s.card for s in app._shown_cards(shown)] == sorted(shown.cards), (seat, is_crib)
+
+
+async def test_the_crib_to_count_by_hand_is_in_order() -> None:
+    factory = Factory(seed=7, auto_count=False)
+    app = make_app(factory, options("short"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for _ in range(400):
+            if app.mode is Mode.COUNT and app.obs is not None and app.obs.counting_crib:
+                break
+            if app.mode is Mode.COUNT:
+                obs = app.obs
+                assert obs is not None and obs.starter is not None
+                total = hand_total([c.index for c in obs.to_count], obs.starter.index, False)
+                await press(pilot, *str(total), "enter")
+            else:
+                await step(pilot, app)
+        obs = app.obs
+        assert app.mode is Mode.COUNT and obs is not None and obs.counting_crib
+        assert list(obs.to_count) != sorted(obs.to_count)  # (this seed's crib comes unsorted)
+        drawn = [spec.card for spec in app.query_one(HandView).cards]
+        assert drawn == sorted(obs.to_count)
+        prompt = app.query_one("#prompt", Line).text.plain
+        assert " ".join(c.unicode for c in sorted(obs.to_count)) in prompt

@@ -294,7 +294,7 @@ class TableDrawing(AppState):
             what = "crib" if obs.counting_crib else "hand"
             label = Text().append(f"Your {what}", style)
             label.append(" to count, with the starter", style="bold")
-            cards = tuple(CardSpec(c) for c in obs.to_count)
+            cards = tuple(CardSpec(c) for c in sorted(obs.to_count))  # (the crib comes unsorted)
         elif self._showing() and shown is not None:
             label = Text().append("Your hand", style) + self._shown_label(shown)
             cards = self._shown_cards(shown)
@@ -380,7 +380,7 @@ class TableDrawing(AppState):
         if mode is Mode.COUNT:
             what = "crib" if obs.counting_crib else "hand"
             starter = obs.starter.unicode if obs.starter is not None else "?"
-            cards = " ".join(c.unicode for c in obs.to_count)
+            cards = " ".join(c.unicode for c in sorted(obs.to_count))
             text = Text(f"Count your {what} ({cards} with {starter}): type it, ⏎", style=bold)
             return text, (NamedKey("enter", "submit"),)
         yes_no = (NamedKey("y", "answer"), NamedKey("n", "answer"))
