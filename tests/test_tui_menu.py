@@ -405,3 +405,20 @@ async def test_another_game_keeps_every_setting_of_a_resumed_game(tmp_path: Path
         assert "Game 2: " in "\n".join(app.query_one(EventLog).plain)
         await press(pilot, "q")
     store.close()
+
+
+def test_offer_saved_skips_a_store_it_cannot_read(tmp_path: Path) -> None:
+    from fifteentwo.app.saves import offer_saved
+    from fifteentwo.store import StoreError
+
+    store = open_store(tmp_path / "s.sqlite3")
+    assert offer_saved(store) is None  # nothing saved: nothing offered
+
+    class Unreadable:
+        def list_games(self) -> list[object]:
+            raise StoreError("the store is locked")
+
+    warned: list[str] = []
+    assert offer_saved(Unreadable(), warned.append) is None  # type: ignore[arg-type]
+    assert warned == ["the store is locked"]
+    store.close()

@@ -121,7 +121,13 @@ def offer_saved(store: Store, warn: Callable[[str], None] | None = None) -> Sess
     A game that cannot be read is skipped, and ``warn`` told why in one line."""
     from fifteentwo.app.session import SaveError, Session
 
-    for saved in store.list_games():
+    try:
+        games = store.list_games()
+    except StoreError as exc:  # (a store that cannot be read now: nothing to offer)
+        if warn is not None:
+            warn(str(exc))
+        return None
+    for saved in games:
         if saved.meta.kind != TERMINAL:
             continue
         try:
