@@ -358,9 +358,10 @@ async def test_after_counting_your_hand_enter_goes_on_to_the_next_hand(
                 assert not app.query_one("#entry").display
                 assert not isinstance(app.focused, CountInput)
                 assert app.prompt_keys == (NamedKey("enter", "continue"),)
+                shown = len(app.model.shown)
                 await pilot.press("enter")
-                await pilot.pause()
-                assert not app._show_wait
+                await idle(pilot, app)
+                assert len(app.model.shown) > shown  # on to the next hand
                 if waits == 2:
                     break
             elif app._show_event is not None:
