@@ -290,22 +290,24 @@ async def walk_games(pilot: Pilot[int], app: CribbageApp, *, games: int = 2) -> 
 
 
 CASES = [
-    # (players, counting by hand, muggins, size)
-    pytest.param(2, True, False, SIZES[0], id="manual-80x24"),
-    pytest.param(2, True, True, SIZES[1], id="manual-muggins-120x40"),
-    pytest.param(2, False, True, SIZES[2], id="auto-muggins-200x60"),
-    pytest.param(2, False, False, SIZES[1], id="auto-120x40"),
-    pytest.param(3, True, True, SIZES[2], id="three-manual-muggins-200x60"),
+    # (players, counting by hand, muggins, size, games: the second after "Another game? y")
+    pytest.param(2, True, False, SIZES[0], 2, id="manual-80x24"),
+    pytest.param(2, True, True, SIZES[1], 2, id="manual-muggins-120x40"),
+    pytest.param(2, False, True, SIZES[2], 1, id="auto-muggins-200x60"),
+    pytest.param(2, False, False, SIZES[1], 1, id="auto-120x40"),
+    pytest.param(3, True, True, SIZES[2], 1, id="three-manual-muggins-200x60"),
 ]
 
 
-@pytest.mark.parametrize(("players", "manual", "muggins", "size"), CASES)
+@pytest.mark.parametrize(("players", "manual", "muggins", "size", "games"), CASES)
 async def test_every_named_key_does_what_it_says(
     monkeypatch: pytest.MonkeyPatch,
+    *,
     players: int,
     manual: bool,
     muggins: bool,
     size: tuple[int, int],
+    games: int,
 ) -> None:
     monkeypatch.setitem(SPEEDS, "normal", 0.003)  # the show still waits for ⏎; the rest quick
     options = PlayOptions(
@@ -321,8 +323,8 @@ async def test_every_named_key_does_what_it_says(
     factory = SessionFactory(options)
     app = make_app(factory, options)
     async with app.run_test(size=size) as pilot:
-        walk = await walk_games(pilot, app)
-        assert walk.games_over == 2
+        walk = await walk_games(pilot, app, games=games)
+        assert walk.games_over == games
         sessions = [state for state, _ in walk.pressed]
         assert "discard" in sessions and "play" in sessions and "pause" in sessions
         actions = {action for _, action in walk.pressed}
