@@ -3,6 +3,7 @@
 // every count come from the server. Pages: #/ (new game), #/game/ID, #/history, #/review/ID,
 // and for tables with friends (tables.js) #/table/ID, #/watch/ID/TOKEN, #/account, #/leaderboard.
 
+import { drawBoard } from "./board.js";
 import { backElement, cardElement, cardName, cardShort } from "./cards.js";
 import { showHistory, showReview } from "./review.js";
 import {
@@ -247,60 +248,17 @@ function renderCentre(pile, count, starter, v) {
   crib.append(`${seatName(v.dealer)}'s crib`);
 }
 
+// The board is redrawn only when its shape or names change; otherwise its pegs move.
 function renderBoard(fronts, backs, v) {
-  const target = v.target;
-  const perRow = target > 61 ? Math.ceil(target / 2) : target;
-  const rows = Math.ceil(target / perRow);
-  const sides = v.sides;
-  const laneH = 12, rowGap = 10, left = 66, width = 600, step = (width - left - 10) / perRow;
-  const height = rows * (sides * laneH + rowGap) + 4;
-  const colours = ["#e63946", "#f1faee", "#4cc9f0", "#ffd166"];
-  const svgNS = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(svgNS, "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.setAttribute("role", "img");
-  const label = Array.from({ length: sides }, (_, i) => `${sideLabel(v, i)} ${fronts[i]}`).join(", ");
-  svg.setAttribute("aria-label", `pegboard: ${label}, to ${target}`);
-  const pos = (side, score) => {
-    if (score <= 0) return [left - 14, 2 + side * laneH + laneH / 2];
-    const k = Math.min(score, target) - 1;
-    const row = Math.floor(k / perRow), col = k % perRow;
-    const x = left + col * step + step / 2 + Math.floor(col / 5) * 0;
-    const y = 2 + row * (sides * laneH + rowGap) + side * laneH + laneH / 2;
-    return [x, y];
-  };
-  for (let side = 0; side < sides; side++) {
-    const t = document.createElementNS(svgNS, "text");
-    t.setAttribute("x", 2); t.setAttribute("y", 2 + side * laneH + laneH - 3);
-    t.setAttribute("class", "lane-label");
-    t.textContent = sideLabel(v, side).slice(0, 10);
-    svg.append(t);
-    for (let score = 1; score <= target; score++) {
-      const [x, y] = pos(side, score);
-      const h = document.createElementNS(svgNS, "circle");
-      h.setAttribute("cx", x); h.setAttribute("cy", y);
-      h.setAttribute("r", score % 5 === 0 ? 1.9 : 1.4);
-      h.setAttribute("class", "hole");
-      svg.append(h);
-    }
+  const labels = Array.from({ length: v.sides }, (_, i) => sideLabel(v, i));
+  const key = JSON.stringify([v.target, v.skunk, v.double_skunk, labels]);
+  if (!game.board || game.boardKey !== key || !$("board").contains(game.board.svg)) {
+    game.board = drawBoard($("board"), {
+      target: v.target, skunk: v.skunk ?? null, doubleSkunk: v.double_skunk ?? null, labels,
+    });
+    game.boardKey = key;
   }
-  for (let side = 0; side < sides; side++) {
-    for (const [kind, score] of [["back", backs[side]], ["front", fronts[side]]]) {
-      const c = document.createElementNS(svgNS, "circle");
-      c.setAttribute("cx", 0); c.setAttribute("cy", 0); c.setAttribute("r", 4);
-      c.setAttribute("fill", colours[side % 4]);
-      c.setAttribute("class", `peg peg-${kind}`);
-      c.dataset.side = side; c.dataset.kind = kind;
-      const [x, y] = pos(side, score);
-      c.style.transform = `translate(${x}px, ${y}px)`;
-      svg.append(c);
-    }
-  }
-  svg.pegPos = pos;
-  const board = $("board");
-  board.innerHTML = "";
-  board.append(svg);
-  board.pegPos = pos;
+  game.board.set(fronts, backs);
 }
 
 function sideLabel(v, side) {
@@ -309,15 +267,8 @@ function sideLabel(v, side) {
   return side === v.side ? "Us" : "Them";
 }
 
-function movePeg(side, front, back) {
-  const pos = $("board").pegPos;
-  if (!pos) return;
-  for (const [kind, score] of [["back", back], ["front", front]]) {
-    const peg = $("board").querySelector(`.peg[data-side="${side}"][data-kind="${kind}"]`);
-    if (!peg) continue;
-    const [x, y] = pos(side, score);
-    peg.style.transform = `translate(${x}px, ${y}px)`;
-  }
+function movePeg(fronts, backs, side, points) {
+  if (game.board) game.board.set(fronts, backs, { [side]: points });
 }
 
 function renderHand() {
@@ -527,7 +478,7 @@ async function animate(events) {
       case "scored": {
         backs[e.side] = fronts[e.side];
         fronts[e.side] = e.score;
-        movePeg(e.side, fronts[e.side], backs[e.side]);
+        movePeg(fronts, backs, e.side, e.points);
         if (e.reason === "play") {
           lightPile(e.items);
           const words = e.items.map((i) => `${i.kind} ${i.points}`).join(", ");
