@@ -87,16 +87,46 @@ function connect() {
   };
 }
 
+function connected() { return Boolean(game.ws && game.ws.readyState === WebSocket.OPEN); }
+
 function send(message) {
-  if (game.ws && game.ws.readyState === WebSocket.OPEN) game.ws.send(JSON.stringify(message));
+  if (connected()) game.ws.send(JSON.stringify(message));
 }
 
 function act(action) {
   if (!game.state || !game.state.waiting || game.busy) return;
-  game.busy = true;
   $("hint-box").hidden = true;
+  if (!connected()) {
+    // kept, and sent when the connection is back if it is still this decision (see receive)
+    game.pending = { decision: game.state.decision, action };
+    $("status-line").textContent = "Not connected: your move will be sent when the connection is back.";
+    $("page-game").dataset.pending = "1";
+    return;
+  }
+  game.busy = true;
   send({ type: "act", decision: game.state.decision, action });
+  if (action.kind === "play") {  // the card leaves the hand at once (it is on its way to the pile)
+    $("hand").querySelector(`button.card[data-card="${action.card}"]`)?.remove();
+  }
   renderControls();
+}
+
+// After a reconnection: send the move kept while the server was away if it is still the move
+// to make, or say it was not sent.
+function flushPending(msg) {
+  const pending = game.pending;
+  if (!pending) return;
+  game.pending = null;
+  delete $("page-game").dataset.pending;
+  const legal = msg.view?.legal ?? {};
+  const a = pending.action;
+  const still = msg.waiting && msg.decision === pending.decision && (
+    (a.kind === "play" && (legal.play || []).includes(a.card))
+    || (a.kind === "discard" && legal.discard === a.cards.length)
+    || (a.kind === "go" && legal.go) || (a.kind === "count" && legal.count)
+    || (a.kind === "muggins" && legal.muggins) || (a.kind === "cut" && legal.cut));
+  if (still) { $("status-line").textContent = ""; act(a); }
+  else $("status-line").textContent = "Your move made while disconnected was not sent: the game moved on.";
 }
 
 async function receive(msg) {
@@ -111,6 +141,9 @@ async function receive(msg) {
     }
     const first = !game.state || !game.state.view;
     if (msg.log) setLog(msg.log);
+    const ended = msg.events.find((e) => e.type === "game_over");
+    if (ended) game.overEvent = ended;
+    else if (!msg.over) game.overEvent = null;
     if (!first && msg.events.length) await animate(msg.events);
     game.dealing = msg.events.some((e) => e.type === "dealt") && factor() > 0;
     game.state = msg;
@@ -120,6 +153,7 @@ async function receive(msg) {
     if (msg.remark) { $("remark").textContent = msg.remark; $("remark").hidden = false; }
     else if (msg.events.length) $("remark").hidden = true;
     render();
+    flushPending(msg);
     if (msg.over) gameOver(msg);
     else $("over").hidden = true;
   } else if (msg.type === "hint") {
@@ -154,6 +188,14 @@ async function receive(msg) {
 // --- drawing the table ------------------------------------------------------------------------
 
 function seatName(seat) { return game.names[seat] ?? `seat ${seat + 1}`; }
+
+// "your crib" for the player's own seat, "Alice's crib" for anyone else (spectators see names).
+function possessive(seat, capital = false) {
+  if (!watching() && game.state?.view && seat === game.state.view.seat) return capital ? "Your" : "your";
+  const name = seatName(seat);
+  if (name === "You") return capital ? "Your" : "your";
+  return `${name}'s`;
+}
 
 function sideOf(view, seat) { return view.partnerships ? seat % 2 : seat; }
 
@@ -245,7 +287,7 @@ function renderCentre(pile, count, starter, v) {
   const cribSize = v.phase === "discard" || v.phase === "deal" ? 0 : 4;
   if (shownCrib) for (const c of shownCrib[2]) crib.append(cardElement(c, { small: true }));
   else if (cribSize || v.discards.length) crib.append(backElement({ small: true, label: "the crib, face down" }));
-  crib.append(`${seatName(v.dealer)}'s crib`);
+  crib.append(`${possessive(v.dealer, true)} crib`);
 }
 
 // The board is redrawn only when its shape or names change; otherwise its pegs move.
@@ -259,6 +301,13 @@ function renderBoard(fronts, backs, v) {
     game.boardKey = key;
   }
   game.board.set(fronts, backs);
+  announceScores(labels, fronts);
+}
+
+// Screen readers hear the scores when they change (the count has its own live region).
+function announceScores(labels, fronts) {
+  const text = `Scores: ${labels.map((l, i) => `${l} ${fronts[i]}`).join(", ")}.`;
+  if ($("score-news").textContent !== text) $("score-news").textContent = text;
 }
 
 function sideLabel(v, side) {
@@ -268,7 +317,10 @@ function sideLabel(v, side) {
 }
 
 function movePeg(fronts, backs, side, points) {
-  if (game.board) game.board.set(fronts, backs, { [side]: points });
+  if (!game.board) return;
+  game.board.set(fronts, backs, { [side]: points });
+  const v = game.state.view;
+  announceScores(Array.from({ length: v.sides }, (_, i) => sideLabel(v, i)), fronts);
 }
 
 function renderHand() {
@@ -395,7 +447,7 @@ function renderControls() {
   if (s.over) prompt = "Game over.";
   else if (game.busy) prompt = "…";
   else if (s.waiting && legal.discard) {
-    const crib = v.dealer === v.seat ? "your" : `${seatName(v.dealer)}'s`;
+    const crib = possessive(v.dealer);
     prompt = `Lay away ${legal.discard} for ${crib} crib`;
   } else if (s.waiting && legal.play) prompt = `Play a card (count ${v.count})`;
   else if (s.waiting && legal.go) prompt = `No card fits: say go (count ${v.count})`;
@@ -594,10 +646,19 @@ function gameOver(s) {
   const winner = v.scores.findIndex((x) => x >= v.target);
   $("over-title").textContent = watching() ? `${sideLabel(v, winner)} won` : mineWon ? "You win!" : "You lose";
   const scores = Array.from({ length: v.sides }, (_, i) => `${sideLabel(v, i)} ${v.scores[i]}`);
-  $("over-text").textContent = scores.join(", ");
+  const over = game.overEvent;
+  const skunk = over ? ["", "a skunk", "a double skunk"][over.skunk] ?? "" : "";
+  $("over-text").textContent = scores.join(", ") + (skunk ? ` — ${skunk}` : "");
+  $("over").dataset.skunk = String(over ? over.skunk : 0);
   const review = $("over-review");
+  review.onclick = null;
   if (s.finished.length) { review.href = `#/review/${s.finished[s.finished.length - 1]}`; review.hidden = false; }
-  else review.hidden = true;
+  else if (atTable() && !watching()) {
+    // a table game is kept in each person's history once stored: open the newest one there
+    review.href = "#/history";
+    review.hidden = false;
+    review.onclick = (e) => { e.preventDefault(); openTableReview(); };
+  } else review.hidden = true;
   $("over").hidden = false;
   $("btn-rematch").hidden = !atTable() || watching();
   $("btn-rematch").disabled = false;
@@ -606,6 +667,22 @@ function gameOver(s) {
     ? (asked.length ? `Rematch asked by ${asked.join(", ")}; the loser deals first.` : "A rematch starts when every person asks; the loser deals first.")
     : "";
   if (!atTable()) forget(game.id);
+}
+
+// The review of the table game just finished: the newest table game in this person's history
+// (the server stores it as the game ends; a few tries cover the moment before it is written).
+async function openTableReview() {
+  const started = Date.now();
+  for (let tries = 0; tries < 6; tries++) {
+    try {
+      const data = await api("/api/history");
+      const found = data.games.find((g) => g.kind === "table"
+        && (!g.finished_at || Date.parse(g.finished_at) >= started - 15 * 60_000));
+      if (found) { location.hash = `#/review/${found.id}`; return; }
+    } catch { /* try again */ }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  location.hash = "#/history";
 }
 
 // A table waiting for its seats to fill: who is there, and the links to share.
@@ -620,6 +697,9 @@ function renderWaitingRoom(msg) {
   $("prompt").textContent = "";
   $("hand").innerHTML = "";
   $("opponents").innerHTML = "";
+  // hints, undo and the coach belong to games against the computer
+  for (const id of ["btn-hint", "btn-undo"]) $(id).hidden = true;
+  $("coach-toggle").closest("label").hidden = true;
 }
 
 // --- controls and keys --------------------------------------------------------------------------
