@@ -338,7 +338,7 @@ def review_game(
             obs = game.observation(actor)
             if len(obs.legal) > 1 and len({_rank_of(a) for a in obs.legal}) > 1:
                 decision = _decision(
-                    evaluator(obs), action, "play", actor, tracker.number, Position.of(obs)
+                    evaluator(obs), action, "play", actor, tracker.number, position=Position.of(obs)
                 )
                 if decision is not None:
                     tracker.decisions.append(decision)
@@ -428,7 +428,9 @@ class _DealTracker:
                 ),
                 key=lambda r: -r[1],
             )
-        decision = _decision(ranked, action, "discard", seat, self.number, Position.of(obs))
+        decision = _decision(
+            ranked, action, "discard", seat, self.number, position=Position.of(obs)
+        )
         if decision is not None:
             self.decisions.append(decision)
 
@@ -510,6 +512,7 @@ def _decision(
     kind: str,
     seat: int,
     deal: int,
+    *,
     position: Position | None = None,
 ) -> Decision | None:
     verdict = judge(ranked, action)
