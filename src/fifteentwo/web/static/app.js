@@ -215,7 +215,7 @@ function render() {
   const score = document.createElement("span");
   score.className = "score";
   score.textContent = String(v.scores[v.side]);
-  score.setAttribute("aria-label", `score ${v.scores[v.side]}`);
+  score.title = "score";
   $("my-name").append(me, score);
   if (v.dealer === v.seat) $("my-name").append(" · dealer");
   renderPlayed($("my-played"), v, v.seat);
@@ -253,10 +253,12 @@ function renderOpponents(v) {
     }
     const backs = document.createElement("div");
     backs.className = "backs";
+    backs.setAttribute("role", "group");
     backs.setAttribute("aria-label", `${seatName(seat)} holds ${v.hand_sizes[seat]} cards`);
     for (let k = 0; k < v.hand_sizes[seat]; k++) backs.append(backElement({ small: true }));
     const played = document.createElement("div");
     played.className = "played";
+    played.setAttribute("role", "group");
     renderPlayed(played, v, seat);
     div.append(name, backs, played);
     box.append(div);

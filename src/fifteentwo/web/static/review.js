@@ -158,7 +158,7 @@ function showPosition(box, r, m) {
     return;
   }
   const row = (label, codes, cls) => {
-    const div = h("div", { class: `position-row ${cls}`, "aria-label": label });
+    const div = h("div", { class: `position-row ${cls}`, role: "group", "aria-label": label });
     div.append(h("span", { class: "position-label" }, label));
     for (const c of codes) div.append(cardElement(c, { small: true }));
     return div;
@@ -167,7 +167,7 @@ function showPosition(box, r, m) {
   if (p.starter) box.append(row("starter", [p.starter], "position-starter"));
   if (m.kind === "play") {
     const pile = row("the pile", p.pile, "position-pile");
-    pile.append(h("span", { class: "position-count", "aria-label": `count ${p.count}` }, `count ${p.count}`));
+    pile.append(h("span", { class: "position-count" }, `count ${p.count}`));
     box.append(pile);
   }
   const board = h("div", { class: "position-board" });
