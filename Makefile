@@ -51,6 +51,10 @@ test-browser: $(BSTAMP)
 	test -x /usr/bin/chromium || { \
 		if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y chromium; \
 		else sudo apt-get update && sudo apt-get install -y chromium; fi; }
+	command -v npm >/dev/null || { \
+		if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y npm; \
+		else sudo apt-get update && sudo apt-get install -y npm; fi; }
+	npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
 	FIFTEENTWO_BROWSER=1 $(BIN)/pytest -p no:xdist -p no:cacheprovider -q tests/browser
 
 test: $(STAMP) lint typecheck pytest

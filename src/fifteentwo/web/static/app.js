@@ -481,6 +481,11 @@ function statusText(v) {
 
 // --- events, one at a time ----------------------------------------------------------------------
 
+const WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+  "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen"];
+// Points as they are said at the table ("fifteen for two"); the number comes from the server.
+function say(n) { return WORDS[n] ?? String(n); }
+
 function bubble(text, ms = 900) {
   const b = $("bubble");
   b.textContent = text;
@@ -535,7 +540,7 @@ async function animate(events) {
         movePeg(fronts, backs, e.side, e.points);
         if (e.reason === "play") {
           lightPile(e.items);
-          const words = e.items.map((i) => `${i.kind} ${i.points}`).join(", ");
+          const words = e.items.map((i) => `${i.kind} for ${say(i.points)}`).join(", ");
           await bubble(`${seatName(e.seat)}: ${words}`, 1100);
           lightPile([]);
         } else if (e.reason !== "hand" && e.reason !== "crib") {
