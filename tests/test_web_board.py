@@ -87,6 +87,7 @@ def test_a_mistake_carries_its_position_and_both_values(reviewed: dict[str, Any]
     for m in reviewed["mistakes"]:
         p = m["position"]
         assert p["target"] == 121 and len(p["scores"]) == 2
+        assert (p["skunk"], p["double_skunk"]) == (91, 61)
         assert m["chosen_value"] and m["best_value"]
         if m["kind"] == "discard":
             assert len(p["hand"]) == 6 and p["pile"] == [] and p["starter"] is None

@@ -156,6 +156,9 @@ class Position:
     """Each side's score before the decision."""
     dealer: int
     target: int
+    skunk: int | None = None
+    """The rules' skunk lines, for drawing the board (None: no such line)."""
+    double_skunk: int | None = None
 
     @classmethod
     def of(cls, obs: Observation) -> Position:
@@ -168,6 +171,8 @@ class Position:
             scores=tuple(obs.scores),
             dealer=obs.dealer,
             target=obs.rules.target,
+            skunk=obs.rules.skunk,
+            double_skunk=obs.rules.double_skunk,
         )
 
 

@@ -146,4 +146,6 @@ def data_position(position: Position) -> dict[str, Any]:
         "scores": list(position.scores),
         "dealer": position.dealer,
         "target": position.target,
+        "skunk": position.skunk,
+        "double_skunk": position.double_skunk,
     }

@@ -152,7 +152,8 @@ function showPosition(box, r, m) {
   box.replaceChildren();
   box.hidden = false;
   box.dataset.deal = String(m.deal);
-  box.append(h("h3", {}, `Deal ${m.deal}: ${m.player}'s ${m.kind}`));
+  const whose = m.player === "You" ? "Your" : `${m.player}'s`;
+  box.append(h("h3", {}, `Deal ${m.deal}: ${whose} ${m.kind}`));
   if (!p) {
     box.append(h("p", {}, "The position of this decision was not recorded."));
     return;
@@ -163,7 +164,7 @@ function showPosition(box, r, m) {
     for (const c of codes) div.append(cardElement(c, { small: true }));
     return div;
   };
-  box.append(row(`${m.player}'s hand`, p.hand, "position-hand"));
+  box.append(row(`${whose} hand`, p.hand, "position-hand"));
   if (p.starter) box.append(row("starter", [p.starter], "position-starter"));
   if (m.kind === "play") {
     const pile = row("the pile", p.pile, "position-pile");
@@ -174,7 +175,9 @@ function showPosition(box, r, m) {
   box.append(board);
   const sides = p.scores.length;
   const labels = sides === r.players.length ? r.players : p.scores.map((_, i) => `side ${i + 1}`);
-  drawBoard(board, { target: p.target, labels }).set(p.scores, p.scores);
+  drawBoard(board, {
+    target: p.target, skunk: p.skunk, doubleSkunk: p.double_skunk, labels,
+  }).set(p.scores, p.scores);
   box.append(table(["", "choice", "worth"], [
     ["chosen", cards(m.chosen), m.chosen_value ?? "–"],
     ["best", cards(m.best), m.best_value ?? "–"],
