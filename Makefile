@@ -42,8 +42,7 @@ serve: $(WSTAMP)
 	$(BIN)/cribbage serve $(ARGS)
 
 # Browser tests (tests/browser, not part of make test): Playwright for Python driving Debian's
-# Chromium, installed with apt-get when missing; Playwright never downloads a browser. axe-core
-# (the accessibility audit the tests run in pages) comes from npm: tests/browser/package.json.
+# Chromium, installed with apt-get when missing; Playwright never downloads a browser.
 $(BSTAMP): $(STAMP) pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,web,browser]'
 	touch $(BSTAMP)
@@ -52,7 +51,10 @@ test-browser: $(BSTAMP)
 	test -x /usr/bin/chromium || { \
 		if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y chromium; \
 		else sudo apt-get update && sudo apt-get install -y chromium; fi; }
-	npm ci --prefix tests/browser --no-audit --no-fund
+	command -v npm >/dev/null || { \
+		if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y npm; \
+		else sudo apt-get update && sudo apt-get install -y npm; fi; }
+	npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
 	FIFTEENTWO_BROWSER=1 $(BIN)/pytest -p no:xdist -p no:cacheprovider -q tests/browser
 
 test: $(STAMP) lint typecheck pytest

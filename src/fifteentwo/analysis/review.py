@@ -50,6 +50,7 @@ __all__ = [
     "Decision",
     "Evaluator",
     "GameReview",
+    "Position",
     "SeatSummary",
     "Verdict",
     "WinPoint",
@@ -141,6 +142,41 @@ def judge(ranked: Sequence[tuple[Action, float, bool]], chosen: Action) -> Verdi
 
 
 @dataclass(frozen=True, slots=True)
+class Position:
+    """What the deciding seat saw: enough to set the table again when a mistake is reviewed."""
+
+    hand: tuple[str, ...]
+    """The seat's cards (short names, ``5H``)."""
+    pile: tuple[str, ...]
+    """The cards of the current count, in play order (empty at a discard)."""
+    count: int
+    starter: str | None
+    """The starter, once turned (never at a discard)."""
+    scores: tuple[int, ...]
+    """Each side's score before the decision."""
+    dealer: int
+    target: int
+    skunk: int | None = None
+    """The rules' skunk lines, for drawing the board (None: no such line)."""
+    double_skunk: int | None = None
+
+    @classmethod
+    def of(cls, obs: Observation) -> Position:
+        """The seat's own view (the engine's redaction: nothing it could not see)."""
+        return cls(
+            hand=tuple(c.short for c in obs.hand),
+            pile=tuple(c.short for c in obs.pile),
+            count=obs.count,
+            starter=None if obs.starter is None else obs.starter.short,
+            scores=tuple(obs.scores),
+            dealer=obs.dealer,
+            target=obs.rules.target,
+            skunk=obs.rules.skunk,
+            double_skunk=obs.rules.double_skunk,
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Decision:
     """One decision of one seat, with its alternatives' values (best first)."""
 
@@ -156,6 +192,11 @@ class Decision:
     """``points`` (expected points) or ``win`` (the chance to win, near the end of a game)."""
     options: tuple[tuple[str, float], ...]
     """(choice, value in ``unit``) for the top alternatives, best first."""
+    chosen_value: float | None = None
+    """The chosen option's value in ``unit`` (it may be outside the top ``options``)."""
+    best_value: float | None = None
+    position: Position | None = None
+    """The position the decision was made in (None when the reviewer had no observation)."""
 
     @property
     def is_win(self) -> bool:
@@ -301,7 +342,9 @@ def review_game(
         elif actor != CHANCE and isinstance(action, Play | Go) and evaluator is not None:
             obs = game.observation(actor)
             if len(obs.legal) > 1 and len({_rank_of(a) for a in obs.legal}) > 1:
-                decision = _decision(evaluator(obs), action, "play", actor, tracker.number)
+                decision = _decision(
+                    evaluator(obs), action, "play", actor, tracker.number, position=Position.of(obs)
+                )
                 if decision is not None:
                     tracker.decisions.append(decision)
         before = tuple(game.scores)
@@ -390,7 +433,9 @@ class _DealTracker:
                 ),
                 key=lambda r: -r[1],
             )
-        decision = _decision(ranked, action, "discard", seat, self.number)
+        decision = _decision(
+            ranked, action, "discard", seat, self.number, position=Position.of(obs)
+        )
         if decision is not None:
             self.decisions.append(decision)
 
@@ -467,11 +512,18 @@ def _rank_of(action: object) -> int:
 
 
 def _decision(
-    ranked: Sequence[tuple[Action, float, bool]], action: Action, kind: str, seat: int, deal: int
+    ranked: Sequence[tuple[Action, float, bool]],
+    action: Action,
+    kind: str,
+    seat: int,
+    deal: int,
+    *,
+    position: Position | None = None,
 ) -> Decision | None:
     verdict = judge(ranked, action)
     if verdict is None:
         return None
+    chosen_value = next((v for a, v, _ in ranked if same_choice(a, action)), None)
     return Decision(
         deal=deal,
         seat=seat,
@@ -481,4 +533,7 @@ def _decision(
         loss=round(verdict.loss, 5),
         unit="win" if verdict.is_win else "points",
         options=tuple((choice_text(a), round(v, 4)) for a, v, _ in ranked[:5]),
+        chosen_value=None if chosen_value is None else round(chosen_value, 4),
+        best_value=round(ranked[0][1], 4),
+        position=position,
     )

@@ -139,7 +139,8 @@ class Describer:
                 return None
             n = number_word(event.count)
             noun = "card" if event.count == 1 else "cards"
-            return f"{self.who(event.seat)} lays away {n} {noun}."
+            lays = self.verb(event.seat, "lay", "lays")
+            return f"{self.who(event.seat)} {lays} away {n} {noun}."
         if isinstance(event, StarterTurned):
             return f"The starter is {self.cards([event.card])}."
         if isinstance(event, CardPlayed):

@@ -641,7 +641,8 @@ class TableHub:
         else:
             obs = game.observation(seat)
             seen = game.events_for(seat)
-        describer = Describer(session.rules, session.names(), max(seat, 0))
+        viewer = None if seat == SPECTATOR else seat  # spectators read every seat by name
+        describer = Describer(session.rules, session.names(), viewer)
         fronts, backs = peg_positions(game.events, session.rules.sides)
         start = max((i for i, e in enumerate(seen) if type(e).__name__ == "Dealt"), default=0)
         new: list[Event] = []

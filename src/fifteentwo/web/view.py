@@ -116,6 +116,8 @@ def observation_json(obs: Observation) -> dict[str, Any]:
         "to_count": _cards(obs.to_count),
         "counting_crib": obs.counting_crib,
         "target": rules.target,
+        "skunk": rules.skunk,
+        "double_skunk": rules.double_skunk,
         "players": rules.players,
         "sides": rules.sides,
         "partnerships": rules.partnerships,

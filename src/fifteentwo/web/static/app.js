@@ -3,6 +3,7 @@
 // every count come from the server. Pages: #/ (new game), #/game/ID, #/history, #/review/ID,
 // and for tables with friends (tables.js) #/table/ID, #/watch/ID/TOKEN, #/account, #/leaderboard.
 
+import { drawBoard } from "./board.js";
 import { backElement, cardElement, cardName, cardShort } from "./cards.js";
 import { showHistory, showReview } from "./review.js";
 import {
@@ -92,17 +93,47 @@ function connect() {
   };
 }
 
+function connected() { return Boolean(game.ws && game.ws.readyState === WebSocket.OPEN); }
+
 function send(message) {
-  if (game.ws && game.ws.readyState === WebSocket.OPEN) { game.ws.send(JSON.stringify(message)); return true; }
+  if (connected()) { game.ws.send(JSON.stringify(message)); return true; }
   return false;
 }
 
 function act(action) {
   if (!game.state || !game.state.waiting || game.busy) return;
-  game.busy = true;
   $("hint-box").hidden = true;
+  if (!connected()) {
+    // kept, and sent when the connection is back if it is still this decision (see receive)
+    game.pending = { decision: game.state.decision, action };
+    $("status-line").textContent = "Not connected: your move will be sent when the connection is back.";
+    $("page-game").dataset.pending = "1";
+    return;
+  }
+  game.busy = true;
   send({ type: "act", decision: game.state.decision, action });
+  if (action.kind === "play") {  // the card leaves the hand at once (it is on its way to the pile)
+    $("hand").querySelector(`button.card[data-card="${action.card}"]`)?.remove();
+  }
   renderControls();
+}
+
+// After a reconnection: send the move kept while the server was away if it is still the move
+// to make, or say it was not sent.
+function flushPending(msg) {
+  const pending = game.pending;
+  if (!pending) return;
+  game.pending = null;
+  delete $("page-game").dataset.pending;
+  const legal = msg.view?.legal ?? {};
+  const a = pending.action;
+  const still = msg.waiting && msg.decision === pending.decision && (
+    (a.kind === "play" && (legal.play || []).includes(a.card))
+    || (a.kind === "discard" && legal.discard === a.cards.length)
+    || (a.kind === "go" && legal.go) || (a.kind === "count" && legal.count)
+    || (a.kind === "muggins" && legal.muggins) || (a.kind === "cut" && legal.cut));
+  if (still) { $("status-line").textContent = ""; act(a); }
+  else $("status-line").textContent = "Your move made while disconnected was not sent: the game moved on.";
 }
 
 async function receive(msg) {
@@ -118,6 +149,9 @@ async function receive(msg) {
     }
     const first = !game.state || !game.state.view;
     if (msg.log) setLog(msg.log);
+    const ended = msg.events.find((e) => e.type === "game_over");
+    if (ended) game.overEvent = ended;
+    else if (!msg.over) game.overEvent = null;
     if (!first && msg.events.length) await animate(msg.events);
     game.dealing = msg.events.some((e) => e.type === "dealt") && factor() > 0;
     game.state = msg;
@@ -128,6 +162,7 @@ async function receive(msg) {
     if (msg.remark) { $("remark").textContent = msg.remark; $("remark").hidden = false; }
     else if (msg.events.length) $("remark").hidden = true;
     render();
+    flushPending(msg);
     if (msg.over) gameOver(msg);
     else $("over").hidden = true;
   } else if (msg.type === "hint") {
@@ -169,6 +204,14 @@ async function receive(msg) {
 
 function seatName(seat) { return game.names[seat] ?? `seat ${seat + 1}`; }
 
+// "your crib" for the player's own seat, "Alice's crib" for anyone else (spectators see names).
+function possessive(seat, capital = false) {
+  if (!watching() && game.state?.view && seat === game.state.view.seat) return capital ? "Your" : "your";
+  const name = seatName(seat);
+  if (name === "You") return capital ? "Your" : "your";
+  return `${name}'s`;
+}
+
 function sideOf(view, seat) { return view.partnerships ? seat % 2 : seat; }
 
 function render() {
@@ -187,7 +230,7 @@ function render() {
   const score = document.createElement("span");
   score.className = "score";
   score.textContent = String(v.scores[v.side]);
-  score.setAttribute("aria-label", `score ${v.scores[v.side]}`);
+  score.title = "score";
   $("my-name").append(me, score);
   if (v.dealer === v.seat) $("my-name").append(" · dealer");
   renderPlayed($("my-played"), v, v.seat);
@@ -225,10 +268,12 @@ function renderOpponents(v) {
     }
     const backs = document.createElement("div");
     backs.className = "backs";
+    backs.setAttribute("role", "group");
     backs.setAttribute("aria-label", `${seatName(seat)} holds ${v.hand_sizes[seat]} cards`);
     for (let k = 0; k < v.hand_sizes[seat]; k++) backs.append(backElement({ small: true }));
     const played = document.createElement("div");
     played.className = "played";
+    played.setAttribute("role", "group");
     renderPlayed(played, v, seat);
     div.append(name, backs, played);
     box.append(div);
@@ -259,63 +304,27 @@ function renderCentre(pile, count, starter, v) {
   const cribSize = v.phase === "discard" || v.phase === "deal" ? 0 : 4;
   if (shownCrib) for (const c of shownCrib[2]) crib.append(cardElement(c, { small: true }));
   else if (cribSize || v.discards.length) crib.append(backElement({ small: true, label: "the crib, face down" }));
-  crib.append(`${seatName(v.dealer)}'s crib`);
+  crib.append(`${possessive(v.dealer, true)} crib`);
 }
 
+// The board is redrawn only when its shape or names change; otherwise its pegs move.
 function renderBoard(fronts, backs, v) {
-  const target = v.target;
-  const perRow = target > 61 ? Math.ceil(target / 2) : target;
-  const rows = Math.ceil(target / perRow);
-  const sides = v.sides;
-  const laneH = 12, rowGap = 10, left = 66, width = 600, step = (width - left - 10) / perRow;
-  const height = rows * (sides * laneH + rowGap) + 4;
-  const colours = ["#e63946", "#f1faee", "#4cc9f0", "#ffd166"];
-  const svgNS = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(svgNS, "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.setAttribute("role", "img");
-  const label = Array.from({ length: sides }, (_, i) => `${sideLabel(v, i)} ${fronts[i]}`).join(", ");
-  svg.setAttribute("aria-label", `pegboard: ${label}, to ${target}`);
-  const pos = (side, score) => {
-    if (score <= 0) return [left - 14, 2 + side * laneH + laneH / 2];
-    const k = Math.min(score, target) - 1;
-    const row = Math.floor(k / perRow), col = k % perRow;
-    const x = left + col * step + step / 2 + Math.floor(col / 5) * 0;
-    const y = 2 + row * (sides * laneH + rowGap) + side * laneH + laneH / 2;
-    return [x, y];
-  };
-  for (let side = 0; side < sides; side++) {
-    const t = document.createElementNS(svgNS, "text");
-    t.setAttribute("x", 2); t.setAttribute("y", 2 + side * laneH + laneH - 3);
-    t.setAttribute("class", "lane-label");
-    t.textContent = sideLabel(v, side).slice(0, 10);
-    svg.append(t);
-    for (let score = 1; score <= target; score++) {
-      const [x, y] = pos(side, score);
-      const h = document.createElementNS(svgNS, "circle");
-      h.setAttribute("cx", x); h.setAttribute("cy", y);
-      h.setAttribute("r", score % 5 === 0 ? 1.9 : 1.4);
-      h.setAttribute("class", "hole");
-      svg.append(h);
-    }
+  const labels = Array.from({ length: v.sides }, (_, i) => sideLabel(v, i));
+  const key = JSON.stringify([v.target, v.skunk, v.double_skunk, labels]);
+  if (!game.board || game.boardKey !== key || !$("board").contains(game.board.svg)) {
+    game.board = drawBoard($("board"), {
+      target: v.target, skunk: v.skunk ?? null, doubleSkunk: v.double_skunk ?? null, labels,
+    });
+    game.boardKey = key;
   }
-  for (let side = 0; side < sides; side++) {
-    for (const [kind, score] of [["back", backs[side]], ["front", fronts[side]]]) {
-      const c = document.createElementNS(svgNS, "circle");
-      c.setAttribute("cx", 0); c.setAttribute("cy", 0); c.setAttribute("r", 4);
-      c.setAttribute("fill", colours[side % 4]);
-      c.setAttribute("class", `peg peg-${kind}`);
-      c.dataset.side = side; c.dataset.kind = kind;
-      const [x, y] = pos(side, score);
-      c.style.transform = `translate(${x}px, ${y}px)`;
-      svg.append(c);
-    }
-  }
-  svg.pegPos = pos;
-  const board = $("board");
-  board.innerHTML = "";
-  board.append(svg);
-  board.pegPos = pos;
+  game.board.set(fronts, backs);
+  announceScores(labels, fronts);
+}
+
+// Screen readers hear the scores when they change (the count has its own live region).
+function announceScores(labels, fronts) {
+  const text = `Scores: ${labels.map((l, i) => `${l} ${fronts[i]}`).join(", ")}.`;
+  if ($("score-news").textContent !== text) $("score-news").textContent = text;
 }
 
 function sideLabel(v, side) {
@@ -324,15 +333,11 @@ function sideLabel(v, side) {
   return side === v.side ? "Us" : "Them";
 }
 
-function movePeg(side, front, back) {
-  const pos = $("board").pegPos;
-  if (!pos) return;
-  for (const [kind, score] of [["back", back], ["front", front]]) {
-    const peg = $("board").querySelector(`.peg[data-side="${side}"][data-kind="${kind}"]`);
-    if (!peg) continue;
-    const [x, y] = pos(side, score);
-    peg.style.transform = `translate(${x}px, ${y}px)`;
-  }
+function movePeg(fronts, backs, side, points) {
+  if (!game.board) return;
+  game.board.set(fronts, backs, { [side]: points });
+  const v = game.state.view;
+  announceScores(Array.from({ length: v.sides }, (_, i) => sideLabel(v, i)), fronts);
 }
 
 function renderHand() {
@@ -459,7 +464,7 @@ function renderControls() {
   if (s.over) prompt = "Game over.";
   else if (game.busy) prompt = "…";
   else if (s.waiting && legal.discard) {
-    const crib = v.dealer === v.seat ? "your" : `${seatName(v.dealer)}'s`;
+    const crib = possessive(v.dealer);
     prompt = `Lay away ${legal.discard} for ${crib} crib`;
   } else if (s.waiting && legal.play) prompt = `Play a card (count ${v.count})`;
   else if (s.waiting && legal.go) prompt = `No card fits: say go (count ${v.count})`;
@@ -490,6 +495,11 @@ function statusText(v) {
 }
 
 // --- events, one at a time ----------------------------------------------------------------------
+
+const WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+  "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen"];
+// Points as they are said at the table ("fifteen for two"); the number comes from the server.
+function say(n) { return WORDS[n] ?? String(n); }
 
 function bubble(text, ms = 900) {
   const b = $("bubble");
@@ -542,10 +552,10 @@ async function animate(events) {
       case "scored": {
         backs[e.side] = fronts[e.side];
         fronts[e.side] = e.score;
-        movePeg(e.side, fronts[e.side], backs[e.side]);
+        movePeg(fronts, backs, e.side, e.points);
         if (e.reason === "play") {
           lightPile(e.items);
-          const words = e.items.map((i) => `${i.kind} ${i.points}`).join(", ");
+          const words = e.items.map((i) => `${i.kind} for ${say(i.points)}`).join(", ");
           await bubble(`${seatName(e.seat)}: ${words}`, 1100);
           lightPile([]);
         } else if (e.reason !== "hand" && e.reason !== "crib") {
@@ -658,10 +668,19 @@ function gameOver(s) {
   const winner = v.scores.findIndex((x) => x >= v.target);
   $("over-title").textContent = watching() ? `${sideLabel(v, winner)} won` : mineWon ? "You win!" : "You lose";
   const scores = Array.from({ length: v.sides }, (_, i) => `${sideLabel(v, i)} ${v.scores[i]}`);
-  $("over-text").textContent = scores.join(", ");
+  const over = game.overEvent;
+  const skunk = over ? ["", "a skunk", "a double skunk"][over.skunk] ?? "" : "";
+  $("over-text").textContent = scores.join(", ") + (skunk ? ` — ${skunk}` : "");
+  $("over").dataset.skunk = String(over ? over.skunk : 0);
   const review = $("over-review");
+  review.onclick = null;
   if (s.finished.length) { review.href = `#/review/${s.finished[s.finished.length - 1]}`; review.hidden = false; }
-  else review.hidden = true;
+  else if (atTable() && !watching()) {
+    // a table game is kept in each person's history once stored: open the newest one there
+    review.href = "#/history";
+    review.hidden = false;
+    review.onclick = (e) => { e.preventDefault(); openTableReview(); };
+  } else review.hidden = true;
   $("over").hidden = false;
   $("btn-rematch").hidden = !atTable() || watching();
   $("btn-rematch").disabled = false;
@@ -670,6 +689,22 @@ function gameOver(s) {
     ? (asked.length ? `Rematch asked by ${asked.join(", ")}; the loser deals first.` : "A rematch starts when every person asks; the loser deals first.")
     : "";
   if (!atTable()) forget(game.id);
+}
+
+// The review of the table game just finished: the newest table game in this person's history
+// (the server stores it as the game ends; a few tries cover the moment before it is written).
+async function openTableReview() {
+  const started = Date.now();
+  for (let tries = 0; tries < 6; tries++) {
+    try {
+      const data = await api("/api/history");
+      const found = data.games.find((g) => g.kind === "table"
+        && (!g.finished_at || Date.parse(g.finished_at) >= started - 15 * 60_000));
+      if (found) { location.hash = `#/review/${found.id}`; return; }
+    } catch { /* try again */ }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  location.hash = "#/history";
 }
 
 // A table waiting for its seats to fill: who is there, and the links to share.
@@ -684,6 +719,9 @@ function renderWaitingRoom(msg) {
   $("prompt").textContent = "";
   $("hand").innerHTML = "";
   $("opponents").innerHTML = "";
+  // hints, undo and the coach belong to games against the computer
+  for (const id of ["btn-hint", "btn-undo"]) $(id).hidden = true;
+  $("coach-toggle").closest("label").hidden = true;
 }
 
 // --- controls and keys --------------------------------------------------------------------------

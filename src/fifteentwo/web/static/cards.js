@@ -26,6 +26,28 @@ function el(name, attrs, text) {
   return node;
 }
 
+// The glyphs (ranks and suits) are drawn once, in a hidden sprite, and each card shows them with
+// <use>: a card's only text is then its name ("five of hearts"), as a screen reader says it, so
+// its accessible name and its visible text never disagree (axe's label-content-name-mismatch).
+const GLYPH_SIZES = { rank: 15, pip: 13, centre: 34 };
+function glyph(kind, text) {
+  const id = `glyph-${kind}-${[...text].map((c) => c.codePointAt(0).toString(16)).join("-")}`;
+  let sprite = document.getElementById("card-glyphs");
+  if (!sprite) {
+    sprite = el("svg", { id: "card-glyphs", "aria-hidden": "true", focusable: "false",
+      width: 0, height: 0, class: "sprite" });
+    sprite.append(el("defs", {}));
+    document.body.append(sprite);
+  }
+  if (!document.getElementById(id)) {
+    const attrs = { id, "font-size": GLYPH_SIZES[kind], "font-weight": "700",
+      "font-family": "Georgia, 'Times New Roman', serif" };
+    if (kind === "centre") { attrs["text-anchor"] = "middle"; attrs["dominant-baseline"] = "middle"; }
+    sprite.firstChild.append(el("text", attrs, text));
+  }
+  return id;
+}
+
 function face(code) {
   const rank = RANKS[code.slice(0, -1).toUpperCase()][0];
   const [symbol, , red] = SUITS[code.slice(-1).toUpperCase()];
@@ -33,14 +55,16 @@ function face(code) {
     focusable: "false" });
   svg.append(el("rect", { x: 1, y: 1, width: 58, height: 82, rx: 5, class: "card-bg" }));
   const colour = red ? "red" : "black";
+  const use = (kind, text, x, y) => el("use", { href: `#${glyph(kind, text)}`, x, y, class: kind });
   const corner = (x, y, rotate) => {
     const g = el("g", { class: colour, transform: rotate ? `rotate(180 30 42)` : "" });
-    g.append(el("text", { x, y, class: "rank" }, rank));
-    g.append(el("text", { x, y: y + 13, class: "pip" }, symbol));
+    g.append(use("rank", rank, x, y), use("pip", symbol, x, y + 13));
     return g;
   };
   svg.append(corner(5, 16, false), corner(5, 16, true));
-  svg.append(el("text", { x: 30, y: 53, class: `centre ${colour}` }, symbol));
+  const centre = el("g", { class: colour });
+  centre.append(use("centre", symbol, 30, 53));
+  svg.append(centre);
   return svg;
 }
 

@@ -1,5 +1,9 @@
 // The after-game pages: the history with statistics, and one game's review with its
-// win-probability graph drawn as SVG. All numbers come from the server.
+// win-probability graph drawn as SVG. All numbers come from the server (web/stats.py, from
+// fifteentwo.analysis.review): a mistake opens the position it was made in.
+
+import { drawBoard } from "./board.js";
+import { cardElement } from "./cards.js";
 
 function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -71,21 +75,32 @@ export async function showReview(box, api, id) {
   const winner = r.winner === null ? "nobody" : r.players[r.winner];
   box.append(h("p", {}, `${r.players.join(" vs ")} (${r.rules_name}): ${r.final_scores.join("–")}, won by ${winner}.`));
   box.append(h("h2", {}, "Per player"));
-  box.append(table(["player", "decisions", "mistakes", "points lost", "win % lost", "luck"],
+  box.append(table(["player", "decisions", "mistakes", "expected points lost",
+    "win chance lost (percentage points)", "luck"],
     r.seats.map((s) => [s.name, s.decisions, s.mistakes, s.points_lost.toFixed(2),
-      (100 * s.win_lost).toFixed(1), (s.luck >= 0 ? "+" : "") + s.luck.toFixed(1)])));
+      s.win_points_lost.toFixed(1), (s.luck >= 0 ? "+" : "") + s.luck.toFixed(1)])));
   box.append(h("h2", {}, "Mistakes"));
   const mine = r.human_seat === null ? r.mistakes : r.mistakes.filter((m) => m.seat === r.human_seat);
+  const where = h("div", { id: "review-position", class: "review-position panel", hidden: "" });
   if (!mine.length) box.append(h("p", {}, "No mistakes worth flagging."));
-  else box.append(table(["deal", "kind", "you chose", "best", "cost"],
-    mine.slice(0, 30).map((m) => [m.deal, m.kind, cards(m.chosen), cards(m.best), m.cost])));
+  else {
+    box.append(h("p", { class: "small" }, "Open a mistake to see the position it was made in."));
+    box.append(table(["deal", "kind", "chosen", "best", "cost", ""],
+      mine.slice(0, 30).map((m, i) => {
+        const open = h("button", { type: "button", class: "open-mistake", "data-index": String(i),
+          "aria-label": `show the position of mistake ${i + 1}, deal ${m.deal}` }, "show");
+        open.onclick = () => showPosition(where, r, m);
+        return [m.deal, m.kind, cards(m.chosen), cards(m.best), m.cost, open];
+      })));
+    box.append(where);
+  }
   box.append(h("h2", {}, "Luck by deal"));
   box.append(table(["deal", "dealer", "scores after", ...r.players.map((p) => `luck ${p}`)],
     r.deals.map((d) => [d.number, r.players[d.dealer], d.scores_after.join("–"),
       ...d.luck.map((x) => (x >= 0 ? "+" : "") + x.toFixed(1))])));
   box.append(h("h2", {}, `Win probability of ${r.players[0]}`));
   if (r.win_curve.length) box.append(graph(r.win_curve, r.players[0]));
-  for (const note of [...r.notes, r.unit_note]) box.append(h("p", { class: "note" }, `Note: ${note}`));
+  for (const note of [...r.notes, r.unit_note, r.win_note]) box.append(h("p", { class: "note" }, `Note: ${note}`));
 }
 
 function graph(curve, name) {
@@ -117,9 +132,56 @@ function graph(curve, name) {
     dot.append(title);
   });
   const every = Math.max(1, Math.ceil(curve.length / 8));
-  curve.forEach((p, i) => { if (i % every === 0 || i === curve.length - 1) add("text", { x: x(i) - 8, y: H - 8 }, p.label); });
+  curve.forEach((p, i) => {
+    const last = i === curve.length - 1;
+    if (i % every && !last) return;
+    // the first label starts at its point, the last ends at it: both stay inside the graph
+    const anchor = last && i ? "end" : i === 0 ? "start" : "middle";
+    add("text", { x: x(i), y: H - 8, "text-anchor": anchor, class: "x-label" }, p.label);
+  });
   const wrap = document.createElement("div");
   wrap.className = "graph";
   wrap.append(svg);
   return wrap;
+}
+
+// The position a mistake was made in: the hand, the pile and count, the starter, the scores on
+// the board, and the choice made against the best with what each was worth.
+function showPosition(box, r, m) {
+  const p = m.position;
+  box.replaceChildren();
+  box.hidden = false;
+  box.dataset.deal = String(m.deal);
+  const whose = m.player === "You" ? "Your" : `${m.player}'s`;
+  box.append(h("h3", {}, `Deal ${m.deal}: ${whose} ${m.kind}`));
+  if (!p) {
+    box.append(h("p", {}, "The position of this decision was not recorded."));
+    return;
+  }
+  const row = (label, codes, cls) => {
+    const div = h("div", { class: `position-row ${cls}`, role: "group", "aria-label": label });
+    div.append(h("span", { class: "position-label" }, label));
+    for (const c of codes) div.append(cardElement(c, { small: true }));
+    return div;
+  };
+  box.append(row(`${whose} hand`, p.hand, "position-hand"));
+  if (p.starter) box.append(row("starter", [p.starter], "position-starter"));
+  if (m.kind === "play") {
+    const pile = row("the pile", p.pile, "position-pile");
+    pile.append(h("span", { class: "position-count" }, `count ${p.count}`));
+    box.append(pile);
+  }
+  const board = h("div", { class: "position-board" });
+  box.append(board);
+  const sides = p.scores.length;
+  const labels = sides === r.players.length ? r.players : p.scores.map((_, i) => `side ${i + 1}`);
+  drawBoard(board, {
+    target: p.target, skunk: p.skunk, doubleSkunk: p.double_skunk, labels,
+  }).set(p.scores, p.scores);
+  box.append(table(["", "choice", "worth"], [
+    ["chosen", cards(m.chosen), m.chosen_value ?? "–"],
+    ["best", cards(m.best), m.best_value ?? "–"],
+  ]));
+  box.append(h("p", { class: "position-cost" }, `Cost: ${m.cost}.`));
+  box.scrollIntoView({ block: "nearest" });
 }
