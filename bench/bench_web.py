@@ -105,7 +105,7 @@ async def play_one(
     base: str, ws_url: str, args: argparse.Namespace, stats: Stats, *, gate: Any, think: float
 ) -> None:
     """One client: create, join, play to the end."""
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+    async with httpx.AsyncClient(base_url=base, headers={"origin": base}, timeout=60) as http:
         made = (
             await http.post(
                 "/api/games",
@@ -286,8 +286,8 @@ async def play_table(
 ) -> None:
     """Ann creates a table on the first process, Bob sits on the second; both play."""
     async with (
-        httpx.AsyncClient(base_url=bases[0], timeout=60) as ann,
-        httpx.AsyncClient(base_url=bases[1], timeout=60) as bob,
+        httpx.AsyncClient(base_url=bases[0], headers={"origin": bases[0]}, timeout=60) as ann,
+        httpx.AsyncClient(base_url=bases[1], headers={"origin": bases[1]}, timeout=60) as bob,
     ):
         made = (
             await ann.post(

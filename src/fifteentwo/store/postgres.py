@@ -41,6 +41,7 @@ from fifteentwo.store.base import (
     TableNotFound,
     TableRow,
     Totals,
+    WebSession,
     checked_int,
     checked_time,
     lease_alive,
@@ -786,6 +787,108 @@ class PostgresStore(Store):
         query += " ORDER BY updated_at DESC"
         rows = self._run(lambda c: c.execute(query.encode(), args).fetchall(), "list tables")
         return [_table(row) for row in rows]
+
+    # --- web sessions and security (issue 35) ---------------------------------------------------
+    # The table is made on first use (under an advisory lock), so no schema version changes.
+
+    def _web_sessions(self) -> None:
+        if getattr(self, "_web_sessions_ready", False):
+            return
+
+        def work(conn: psycopg.Connection[Any]) -> None:
+            conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self.schema,))
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS web_sessions (key TEXT PRIMARY KEY, "
+                "player TEXT NOT NULL, account_id TEXT, username TEXT, "
+                "created_at DOUBLE PRECISION NOT NULL, seen_at DOUBLE PRECISION NOT NULL)"
+            )
+            conn.execute(
+                "CREATE INDEX IF NOT EXISTS web_sessions_account ON web_sessions (account_id)"
+            )
+
+        self._run(work, "create the sessions table")
+        self._web_sessions_ready = True
+
+    def create_web_session(self, session: WebSession) -> None:
+        self._web_sessions()
+        self._run(
+            lambda c: c.execute(
+                "INSERT INTO web_sessions (key, player, account_id, username, created_at, seen_at)"
+                " VALUES (%s, %s, %s, %s, %s, %s)",
+                (
+                    session.key,
+                    session.player,
+                    session.account_id,
+                    session.username,
+                    float(session.created_at),
+                    float(session.seen_at),
+                ),
+            ),
+            "start a session",
+        )
+
+    def web_session(self, key: str) -> WebSession | None:
+        self._web_sessions()
+        row = self._run(
+            lambda c: c.execute(
+                "SELECT key, player, account_id, username, created_at, seen_at "
+                "FROM web_sessions WHERE key = %s",
+                (key,),
+            ).fetchone(),
+            "read a session",
+        )
+        if row is None:
+            return None
+        key, player, account_id, username, created, seen = row
+        return WebSession(
+            str(key),
+            str(player),
+            None if account_id is None else str(account_id),
+            None if username is None else str(username),
+            float(created),
+            float(seen),
+        )
+
+    def touch_web_session(self, key: str, seen_at: float) -> None:
+        self._web_sessions()
+        self._run(
+            lambda c: c.execute(
+                "UPDATE web_sessions SET seen_at = %s WHERE key = %s", (float(seen_at), key)
+            ),
+            "update a session",
+        )
+
+    def end_web_sessions(
+        self, *, key: str | None = None, account_id: str | None = None, keep: str | None = None
+    ) -> int:
+        self._web_sessions()
+        args: tuple[str, ...]
+        if key is not None:
+            query, args = "DELETE FROM web_sessions WHERE key = %s", (key,)
+        elif account_id is not None:
+            query, args = (
+                "DELETE FROM web_sessions WHERE account_id = %s AND key != %s",
+                (account_id, keep or ""),
+            )
+        else:
+            return 0
+        return int(self._run(lambda c: c.execute(query, args).rowcount, "end sessions"))
+
+    def purge_web_sessions(self, idle_before: float, created_before: float) -> int:
+        self._web_sessions()
+        return int(
+            self._run(
+                lambda c: (
+                    c.execute(
+                        "DELETE FROM web_sessions WHERE seen_at < %s OR created_at < %s",
+                        (float(idle_before), float(created_before)),
+                    ).rowcount
+                ),
+                "end old sessions",
+            )
+        )
+
+    # --- end of web sessions and security (issue 35) --------------------------------------------
 
 
 def _dict_rows(

@@ -40,6 +40,7 @@ from fifteentwo.store.base import (
     TableNotFound,
     TableRow,
     Totals,
+    WebSession,
     checked_int,
     checked_time,
     data_dir,
@@ -1108,6 +1109,104 @@ class SQLiteStore(Store):
     def notify(self, message: str) -> None:
         """Queue a one-line message for the user (migration reports)."""
         self._notices.append(message)
+
+    # --- web sessions and security (issue 35) ---------------------------------------------------
+    # The table is made on first use (CREATE TABLE IF NOT EXISTS), so no schema version changes.
+
+    def _web_sessions(self) -> None:
+        if getattr(self, "_web_sessions_ready", False):
+            return
+        self._write_or_fail(lambda c: c.execute(_WEB_SESSIONS_TABLE))
+        self._write_or_fail(lambda c: c.execute(_WEB_SESSIONS_INDEX))
+        self._web_sessions_ready = True
+
+    def create_web_session(self, session: WebSession) -> None:
+        self._web_sessions()
+        self._write_or_fail(
+            lambda c: c.execute(
+                "INSERT INTO web_sessions (key, player, account_id, username, created_at, seen_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    session.key,
+                    session.player,
+                    session.account_id,
+                    session.username,
+                    float(session.created_at),
+                    float(session.seen_at),
+                ),
+            )
+        )
+
+    def web_session(self, key: str) -> WebSession | None:
+        self._web_sessions()
+        row = self._read(
+            lambda c: c.execute(
+                "SELECT key, player, account_id, username, created_at, seen_at "
+                "FROM web_sessions WHERE key = ?",
+                (key,),
+            ).fetchone()
+        )
+        return None if row is None else _web_session(row)
+
+    def touch_web_session(self, key: str, seen_at: float) -> None:
+        self._web_sessions()
+        self._write_or_fail(
+            lambda c: c.execute(
+                "UPDATE web_sessions SET seen_at = ? WHERE key = ?", (float(seen_at), key)
+            )
+        )
+
+    def end_web_sessions(
+        self, *, key: str | None = None, account_id: str | None = None, keep: str | None = None
+    ) -> int:
+        self._web_sessions()
+        args: tuple[str, ...]
+        if key is not None:
+            query, args = "DELETE FROM web_sessions WHERE key = ?", (key,)
+        elif account_id is not None:
+            query, args = (
+                "DELETE FROM web_sessions WHERE account_id = ? AND key != ?",
+                (account_id, keep or ""),
+            )
+        else:
+            return 0
+        return int(self._write_or_fail(lambda c: c.execute(query, args).rowcount))
+
+    def purge_web_sessions(self, idle_before: float, created_before: float) -> int:
+        self._web_sessions()
+        return int(
+            self._write_or_fail(
+                lambda c: (
+                    c.execute(
+                        "DELETE FROM web_sessions WHERE seen_at < ? OR created_at < ?",
+                        (float(idle_before), float(created_before)),
+                    ).rowcount
+                )
+            )
+        )
+
+
+_WEB_SESSIONS_TABLE: Final = (
+    "CREATE TABLE IF NOT EXISTS web_sessions (key TEXT PRIMARY KEY, player TEXT NOT NULL, "
+    "account_id TEXT, username TEXT, created_at REAL NOT NULL, seen_at REAL NOT NULL)"
+)
+_WEB_SESSIONS_INDEX: Final = (
+    "CREATE INDEX IF NOT EXISTS web_sessions_account ON web_sessions (account_id)"
+)
+
+
+def _web_session(row: tuple[Any, ...]) -> WebSession:
+    key, player, account_id, username, created, seen = row
+    return WebSession(
+        str(key),
+        str(player),
+        None if account_id is None else str(account_id),
+        None if username is None else str(username),
+        float(created),
+        float(seen),
+    )
+
+    # --- end of web sessions and security (issue 35) --------------------------------------------
 
 
 # --- helpers ----------------------------------------------------------------------------------

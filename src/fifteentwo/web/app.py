@@ -27,7 +27,6 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from fifteentwo import __version__
@@ -35,7 +34,7 @@ from fifteentwo.app.options import default_level, known_levels
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.rules import find_rules
 from fifteentwo.store import Store, open_store
-from fifteentwo.web.accounts import Accounts, server_secret
+from fifteentwo.web.accounts import Accounts
 from fifteentwo.web.bus import Bus, open_bus
 from fifteentwo.web.games import GameHub, Refused, WebGame
 from fifteentwo.web.protocol import (
@@ -54,6 +53,7 @@ from fifteentwo.web.protocol import (
     first_error,
     parse_client_message,
 )
+from fifteentwo.web.security import RateLimits, SecurityConfig, SecurityMiddleware
 from fifteentwo.web.social import social_routes
 from fifteentwo.web.tables import TableHub
 
@@ -62,18 +62,11 @@ __all__ = ["create_app"]
 _log = logging.getLogger("fifteentwo.web")
 
 MAX_BAD_MESSAGES: Final = 50
+"""Bad messages a connection may send before it is closed (a client that will not stop)."""
 RATE: Final = 100.0
 """Messages per second a connection is served on average, after a burst of `BURST`; faster
 senders are slowed down (the server waits before reading on), not refused."""
 BURST: Final = 200.0
-SECURITY_HEADERS: Final = (
-    (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; "
-     b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-)  # fmt: skip
-"""Bad messages a connection may send before it is closed (a client that will not stop)."""
 MAX_BODY_BYTES: Final = 4096
 STATIC = resources.files("fifteentwo.web") / "static"
 
@@ -84,25 +77,6 @@ _VARIANT_LABELS: Final = {
     "three-player": "Three players (61)",
     "four-player": "Four players, partners (121)",
 }
-
-
-class SecurityHeaders:
-    """ASGI middleware: the page may load only its own files and talk only to its own server."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
-            await send(message)
-
-        await self.app(scope, receive, with_headers)
 
 
 class RateLimit:
@@ -151,15 +125,21 @@ def create_app(
     redis: str | None = None,
     secret: str | None = None,
     table_tick: float = 1.0,
+    security: SecurityConfig | None = None,
 ) -> Starlette:
     """The application. ``store`` is where games are kept: None for the default store, a path
     or URL for `fifteentwo.store.open_store`, an open `Store` (closed when the application
     stops), or a function that opens one (called when the application starts). ``redis``
-    (a ``redis://`` URL) lets several processes serve the same tables; ``secret`` signs the
-    cookies (default: one kept in the store); ``table_tick`` is how often away seats and turn
+    (a ``redis://`` URL) lets several processes serve the same tables and share rate limits;
+    ``secret`` is no longer used (sessions live in the store; kept so existing callers work);
+    ``security`` holds the allowed
+    origins, trusted proxies, session lifetimes and rate limits (docs/web.md, "Security");
+    ``table_tick`` is how often away seats and turn
     timers are looked at, in seconds."""
     hub = GameHub(_store_opener(store), workers=workers)
+    config = security or SecurityConfig()
     parts: dict[str, Any] = {}
+    del secret
 
     def tables() -> TableHub:
         found: TableHub = parts["tables"]
@@ -169,6 +149,10 @@ def create_app(
         found: Accounts = parts["accounts"]
         return found
 
+    def limits() -> RateLimits:
+        found: RateLimits = parts["limits"]
+        return found
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
@@ -176,8 +160,10 @@ def create_app(
         check = getattr(bus, "check", None)
         if check is not None:
             await check()
-        key = await hub.store_call(server_secret, hub.store, secret)
-        parts["accounts"] = Accounts(hub.store, key)
+        parts["accounts"] = Accounts(
+            hub.store, idle=config.session_idle, absolute=config.session_absolute
+        )
+        parts["limits"] = rate_limits = RateLimits(config, redis)
         parts["tables"] = table_hub = TableHub(
             lambda: hub.store,
             bus,
@@ -195,6 +181,7 @@ def create_app(
             table_sweeper.cancel()
             await table_hub.drain()
             await bus.close()
+            await rate_limits.close()
             await hub.close()
 
     async def index(request: Request) -> Response:
@@ -236,9 +223,11 @@ def create_app(
         return JSONResponse(await hub.history(_player(request)))
 
     async def review(request: Request) -> Response:
+        text = str(request.path_params["row"])
+        if not (text.isascii() and text.isdigit() and len(text) <= 18):
+            return _bad("no_game", "no such finished game", status=404)
         try:
-            row_id = int(request.path_params["row"])
-            return JSONResponse(await hub.review(row_id, _player(request)))
+            return JSONResponse(await hub.review(int(text), _player(request)))
         except Refused as exc:
             return _bad(exc.code, str(exc), status=404)
 
@@ -288,7 +277,7 @@ def create_app(
                 tables().detach(tables().leave(conn.table, conn))
 
     routes = [
-        *social_routes(tables, accounts, hub.compute),
+        *social_routes(tables, accounts, hub.compute, config, limits),
         Route("/t/{table}", index),
         Route("/t/{table}/watch/{token}", index),
         Route("/leaderboard", index),
@@ -303,7 +292,9 @@ def create_app(
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+    app = Starlette(
+        routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityMiddleware, config=config)]
+    )
     app.state.hub = hub
     return app
 
