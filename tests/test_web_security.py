@@ -657,3 +657,52 @@ def test_old_argon2_parameters_are_rehashed_at_login(client: TestClient, store_p
         account = store.account_by_name("ann")
         assert account is not None and account.password_hash != weak
         assert not PasswordHasher().check_needs_rehash(account.password_hash)
+
+
+# --- serve options --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        ["--allowed-origin", "ftp://x.example"],
+        ["--allowed-origin", "https://x.example/path"],
+        ["--trusted-proxy", "10.0.0.0/33"],
+        ["--trusted-proxy", "load-balancer"],
+        ["--rate-limit", "login=ten/60"],
+        ["--rate-limit", "logins=10/60"],
+        ["--rate-limit", "login=10/0"],
+        ["--session-idle-days", "0"],
+        ["--session-max-days", "nan"],
+        ["--session-max-days", "inf"],
+    ],
+)
+def test_bad_security_options_are_one_error_line(
+    option: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fifteentwo.cli import main
+
+    assert main(["serve", "--port", "0", *option]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) >= 1 and err[-1].startswith(("error:", "cribbage serve: error:"))
+    assert "Traceback" not in "\n".join(err)
+
+
+def test_security_options_make_the_config() -> None:
+    import argparse
+
+    from fifteentwo.cli.serve import security_config
+
+    args = argparse.Namespace(
+        allowed_origin=["https://Cribbage.Example:443"],
+        trusted_proxy=["10.0.0.0/8", "::1"],
+        session_idle_days=1.0,
+        session_max_days=2.0,
+        rate_limit=["login=5/30"],
+    )
+    config = security_config(args)
+    assert config.allowed_origins == ("https://cribbage.example",)
+    assert [str(p) for p in config.trusted_proxies] == ["10.0.0.0/8", "::1/128"]
+    assert (config.session_idle, config.session_absolute) == (86400.0, 172800.0)
+    assert config.limits["login"] == Limit(5, 30.0)
+    assert config.limits["tables"] == DEFAULT_LIMITS["tables"]

@@ -73,6 +73,12 @@ window.attack = async () => {{
   await shoot("/api/logout", {{ mode: "no-cors", body: "{{}}" }});
   await shoot("/api/password", {{ mode: "no-cors", headers: {{ "content-type": "text/plain" }},
     body: JSON.stringify({{ current: "x", new: "pwned pwned pwned" }}) }});
+  const socket = await new Promise((done) => {{
+    const ws = new WebSocket("{target.replace("http", "ws", 1)}/ws");
+    ws.onopen = () => {{ ws.close(); done("open"); }};
+    ws.onerror = () => done("refused");
+  }});
+  window.results.push(["/ws", socket]);
   await new Promise((done) => setTimeout(done, 1500));
   return window.results;
 }};

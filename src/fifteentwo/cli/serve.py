@@ -93,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
         raise FifteenTwoError(f"--port must be between 0 and 65535, not {args.port}")
     if not 1 <= args.workers <= 64:
         raise FifteenTwoError(f"--workers must be between 1 and 64, not {args.workers}")
+    security = security_config(args)
     try:
         import uvicorn
 
@@ -117,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         redis=args.redis,
         secret=args.secret,
-        security=security_config(args),
+        security=security,
     )
     print(f"fifteentwo: serving on http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
     _tune_gc()
