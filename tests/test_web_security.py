@@ -706,3 +706,22 @@ def test_security_options_make_the_config() -> None:
     assert (config.session_idle, config.session_absolute) == (86400.0, 172800.0)
     assert config.limits["login"] == Limit(5, 30.0)
     assert config.limits["tables"] == DEFAULT_LIMITS["tables"]
+
+
+def test_a_store_that_cannot_answer_is_a_503_not_a_traceback(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from fifteentwo.store import StoreUnavailable
+    from fifteentwo.store.sqlite import SQLiteStore
+
+    register(client)
+
+    def down(*_: Any, **__: Any) -> None:
+        raise StoreUnavailable("cannot read the game store: disk I/O error")
+
+    monkeypatch.setattr(SQLiteStore, "web_session", down)
+    with caplog.at_level(logging.WARNING):
+        response = client.get("/api/me")
+    assert response.status_code == 503
+    assert response.json()["code"] == "unavailable"
+    assert not [r for r in caplog.records if r.exc_info]

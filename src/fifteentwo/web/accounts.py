@@ -11,6 +11,7 @@ common (the password list of ``zxcvbn``, MIT) or containing the username.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import re
@@ -23,7 +24,7 @@ from typing import Final
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from fifteentwo.store import Store
+from fifteentwo.store import Store, StoreError
 from fifteentwo.store.base import Account, AccountExists, WebSession
 
 __all__ = [
@@ -126,7 +127,8 @@ class Accounts:
             self.store.end_web_sessions(key=key)
             return None
         if now - found.seen_at > TOUCH_EVERY:
-            self.store.touch_web_session(key, now)
+            with contextlib.suppress(StoreError):  # a missed touch costs nothing; reads go on
+                self.store.touch_web_session(key, now)
         return Identity(found.player, found.account_id, found.username, key)
 
     def start(

@@ -33,7 +33,7 @@ from fifteentwo import __version__
 from fifteentwo.app.options import default_level, known_levels
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.rules import find_rules
-from fifteentwo.store import Store, open_store
+from fifteentwo.store import Store, StoreError, open_store
 from fifteentwo.web.accounts import Accounts
 from fifteentwo.web.bus import Bus, open_bus
 from fifteentwo.web.games import GameHub, Refused, WebGame
@@ -293,7 +293,10 @@ def create_app(
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     app = Starlette(
-        routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityMiddleware, config=config)]
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(SecurityMiddleware, config=config)],
+        exception_handlers={StoreError: _store_trouble},
     )
     app.state.hub = hub
     return app
@@ -387,6 +390,12 @@ async def _body(request: Request) -> bytes | Response:
         if len(body) > MAX_BODY_BYTES:
             return _bad("too_large", f"request bodies are at most {MAX_BODY_BYTES} bytes", 413)
     return body or b"{}"
+
+
+async def _store_trouble(request: Request, exc: Exception) -> Response:
+    """A store that cannot answer (sessions are read on every request): 503, one JSON line."""
+    _log.warning("game store: %s", exc)
+    return _bad("unavailable", f"the game store cannot answer now: {exc}"[:300], status=503)
 
 
 def _player(request: Request) -> str | None:
