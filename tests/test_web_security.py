@@ -133,6 +133,9 @@ def test_every_change_needs_same_origin_json(app: Any, path: str, method: str) -
         assert c.request(method, path, content=body, headers=foreign).status_code == 403
         sibling = {**as_json, "origin": "http://testserver.evil.example"}
         assert c.request(method, path, content=body, headers=sibling).status_code == 403
+        for bad in ("http://[", "http://testserver@evil.example", "file:///x", ""):
+            odd = {**as_json, "origin": bad}
+            assert c.request(method, path, content=body, headers=odd).status_code == 403
         referer = {**as_json, "referer": "https://evil.example/page"}
         assert c.request(method, path, content=body, headers=referer).status_code == 403
         for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data"):

@@ -125,3 +125,51 @@ def test_every_route_answers_bad_json_with_4xx(client: TestClient) -> None:
             )
             assert 200 <= response.status_code < 500, (path, body[:10])
             assert response.headers["content-type"].startswith("application/json")
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.text(max_size=80))
+def test_option_parsers_answer_a_value_or_one_value_error(text: str) -> None:
+    from fifteentwo.web.security import parse_limit, parse_origin, parse_proxy
+
+    for parse in (parse_origin, parse_proxy, parse_limit):
+        try:
+            parse(text)
+        except ValueError as exc:
+            assert "\n" not in str(exc)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    peer=st.sampled_from(["10.0.0.1", "203.0.113.7", "::1", "testclient", ""]),
+    hops=st.lists(st.one_of(st.ip_addresses().map(str), st.text(max_size=20)), max_size=6),
+    host=st.text(max_size=40),
+    origin=st.one_of(
+        st.text(max_size=60),
+        st.sampled_from(["http://[", "https://[::1", "http://a:99999", "null", "", "http://"]),
+        st.text(max_size=30).map(lambda t: "http://" + t),
+    ),
+)
+def test_request_headers_never_break_the_security_checks(
+    peer: str, hops: list[str], host: str, origin: str
+) -> None:
+    from fifteentwo.web.security import (
+        SecurityMiddleware,
+        client_address,
+        own_origin,
+        parse_proxy,
+    )
+
+    proxies = (parse_proxy("10.0.0.0/8"), parse_proxy("::1"))
+    headers = [
+        (b"x-forwarded-for", ", ".join(hops).encode("utf-8", "replace")),
+        (b"host", host.encode("utf-8", "replace")),
+        (b"origin", origin.encode("utf-8", "replace")),
+        (b"x-forwarded-proto", b"https"),
+    ]
+    scope = {"type": "http", "method": "POST", "client": (peer, 1), "headers": headers}
+    address = client_address(scope, proxies)
+    assert isinstance(address, str) and address
+    assert own_origin(scope, proxies).startswith(("http://", "https://"))
+    refusal = SecurityMiddleware(lambda *_: None).refusal(scope)  # type: ignore[arg-type]
+    assert refusal is not None and refusal[0] in (403, 415)

@@ -75,8 +75,12 @@ class SecurityConfig:
 
 def parse_origin(text: str) -> str:
     """``scheme://host[:port]`` normalized (lower case, default port dropped); `ValueError`."""
-    parts = urlsplit(text.strip())
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    try:
+        parts = urlsplit(text.strip())
+        hostname = parts.hostname
+    except ValueError:
+        raise ValueError(f"not an origin (https://host[:port]): {text[:80]!r}") from None
+    if parts.scheme not in ("http", "https") or not hostname:
         raise ValueError(f"not an origin (https://host[:port]): {text[:80]!r}")
     if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
         raise ValueError(f"an origin has no path, query or user: {text[:80]!r}")
@@ -177,22 +181,21 @@ def own_origin(scope: Scope, proxies: Sequence[Network]) -> str:
 
 
 def request_origin(scope: Scope) -> str | None:
-    """Where the request says it comes from: ``Origin``, else the ``Referer``'s origin."""
+    """Where the request says it comes from: ``Origin``, else the ``Referer``'s origin; None
+    if it says neither, ``"null"`` for anything that is not a web origin."""
     headers = _headers(scope)
-    origin = headers.get("origin")
-    if origin is not None:
-        origin = origin.strip()
-        if origin == "null":
-            return "null"
-        parts = urlsplit(origin)
-        return _origin(parts.scheme, parts.netloc) if parts.scheme and parts.netloc else "null"
-    referer = headers.get("referer")
-    if referer:
-        parts = urlsplit(referer.strip())
-        if parts.scheme and parts.netloc:
-            return _origin(parts.scheme, parts.netloc)
+    text = headers.get("origin")
+    if text is None:
+        text = headers.get("referer") or None
+    if text is None:
+        return None
+    try:
+        parts = urlsplit(text.strip())
+    except ValueError:  # a malformed URL ("http://[") is no origin at all
         return "null"
-    return None
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return "null"
+    return _origin(parts.scheme, parts.netloc)
 
 
 def _content_type(scope: Scope) -> str:
