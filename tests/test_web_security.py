@@ -715,14 +715,13 @@ def test_a_store_that_cannot_answer_is_a_503_not_a_traceback(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     from fifteentwo.store import StoreUnavailable
-    from fifteentwo.store.sqlite import SQLiteStore
 
     register(client)
 
     def down(*_: Any, **__: Any) -> None:
         raise StoreUnavailable("cannot read the game store: disk I/O error")
 
-    monkeypatch.setattr(SQLiteStore, "web_session", down)
+    monkeypatch.setattr(client.app.state.hub.store, "web_session", down)  # type: ignore[attr-defined]
     with caplog.at_level(logging.WARNING):
         response = client.get("/api/me")
     assert response.status_code == 503

@@ -35,6 +35,7 @@ __all__ = [
     "check_password",
     "common_passwords",
     "normalized",
+    "server_secret",
 ]
 
 COOKIE: Final = "ft_session"
@@ -51,6 +52,21 @@ PURGE_EVERY: Final = 3600.0
 _HASHER: Final = PasswordHasher()
 _DUMMY: Final = _HASHER.hash("not a password of anyone")
 _ID: Final = re.compile(r"[A-Za-z0-9_-]{43}")
+SECRET_SETTING: Final = "web.secret"
+
+
+def server_secret(store: Store, given: str | None) -> str:
+    """The site's secret: ``--secret``/``$FIFTEENTWO_SECRET``, else one made once and kept in
+    the store (so every process sharing the store agrees). Sessions do not use it (they are
+    random ids kept in the store); the processes use it to serve each other's games."""
+    if given:
+        return given
+    found = store.get_setting(SECRET_SETTING)
+    if found:
+        return found
+    made = secrets.token_urlsafe(32)
+    store.set_setting(SECRET_SETTING, made)
+    return store.get_setting(SECRET_SETTING) or made
 
 
 @dataclass(frozen=True, slots=True)
