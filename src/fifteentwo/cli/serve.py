@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import hashlib
 import logging
 import os
 import signal
@@ -198,6 +199,8 @@ def security_config(args: argparse.Namespace) -> Any:
         parse_proxy,
     )
 
+    # The processes sharing a store are one site: they share its counters, other sites do not.
+    site = hashlib.sha256(str(getattr(args, "db", None)).encode()).hexdigest()[:16]
     idle, most = args.session_idle_days, args.session_max_days
     if not (0 < idle <= 3650 and 0 < most <= 3650):
         raise FifteenTwoError("--session-idle-days and --session-max-days are 0 to 3650 days")
@@ -210,6 +213,7 @@ def security_config(args: argparse.Namespace) -> Any:
             session_idle=idle * DAY,
             session_absolute=most * DAY,
             limits=limits,
+            rate_prefix=f"fifteentwo:rate:{site}:",
         )
     except ValueError as exc:
         raise FifteenTwoError(str(exc)) from None
