@@ -145,7 +145,10 @@ async def play_one(
     http = HTTP.get(base)
     if http is None:  # one pool per server: a client each costs an SSL context and 0.5 MB
         http = HTTP[base] = httpx.AsyncClient(
-            base_url=base, timeout=120, limits=httpx.Limits(max_connections=20)
+            base_url=base,
+            headers={"origin": base},
+            timeout=120,
+            limits=httpx.Limits(max_connections=20),
         )
     made = (
         await http.post(
@@ -401,8 +404,8 @@ async def play_table(
 ) -> None:
     """Ann creates a table on the first process, Bob sits on the second; both play."""
     async with (
-        httpx.AsyncClient(base_url=bases[0], timeout=60) as ann,
-        httpx.AsyncClient(base_url=bases[1], timeout=60) as bob,
+        httpx.AsyncClient(base_url=bases[0], headers={"origin": bases[0]}, timeout=60) as ann,
+        httpx.AsyncClient(base_url=bases[1], headers={"origin": bases[1]}, timeout=60) as bob,
     ):
         made = (
             await ann.post(

@@ -54,7 +54,7 @@ http {{
             proxy_http_version 1.1;
             proxy_set_header Upgrade $http_upgrade;
             proxy_set_header Connection $connection_upgrade;
-            proxy_set_header Host $host;
+            proxy_set_header Host $http_host;  # with the port: the origin the browser sees
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             proxy_set_header X-Forwarded-Proto $scheme;
             proxy_read_timeout 1h;
@@ -263,7 +263,7 @@ class RemoteClient(httpx.Client):
     """An HTTP client on the site with TestClient's ``websocket_connect``."""
 
     def __init__(self, site: Site) -> None:
-        super().__init__(base_url=site.url, timeout=30)
+        super().__init__(base_url=site.url, headers={"origin": site.url}, timeout=30)
         self.site = self.app = site
 
     def websocket_connect(self, path: str, **kwargs: Any) -> RemoteSocket:

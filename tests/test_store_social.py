@@ -128,6 +128,7 @@ def test_a_version_1_store_is_migrated_keeping_its_games(tmp_path: Path) -> None
             "alembic_version",
             "game_moves",
             "turn_claims",
+            "web_sessions",
         ):
             conn.execute(f"DROP TABLE {name}")
         conn.execute("DROP INDEX finished_by_owner")
@@ -152,6 +153,7 @@ def test_tables_written_before_due_times_are_kept_by_the_migration(backend: Back
     backend.execute("DROP TABLE alembic_version")
     backend.execute("DROP TABLE game_moves")
     backend.execute("DROP TABLE turn_claims")
+    backend.execute("DROP TABLE web_sessions")
     if backend.kind == "sqlite":
         backend.execute("DROP INDEX finished_by_owner")
         backend.execute("UPDATE schema_version SET version = 2")

@@ -32,7 +32,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     app = create_app(lambda: open_store(tmp_path / "games.sqlite3"), workers=2)
-    with TestClient(app) as c:
+    with TestClient(app, headers={"origin": "http://testserver"}) as c:
         yield c
 
 
@@ -260,8 +260,9 @@ def test_http_api_validates_and_lists(client: TestClient) -> None:
     assert "greedy" in options["levels"]
     assert client.post("/api/games", json={"variant": "pinochle"}).status_code == 400
     assert client.post("/api/games", json={"level": "grandmaster"}).status_code == 400
-    assert client.post("/api/games", content=b"{" * 10).status_code == 400
-    assert client.post("/api/games", content=b"x" * 10_000).status_code == 413
+    as_json = {"content-type": "application/json"}
+    assert client.post("/api/games", content=b"{" * 10, headers=as_json).status_code == 400
+    assert client.post("/api/games", content=b"x" * 10_000, headers=as_json).status_code == 413
     assert client.post("/api/games", json={"variant": "short", "seed": 5}).status_code == 400
     game = new_game(client)
     listed = client.get("/api/games", headers={"x-player": PLAYER}).json()["games"]
@@ -396,7 +397,7 @@ def test_floods_are_slowed_and_the_page_is_locked_down(client: TestClient) -> No
 
 def test_create_app_takes_a_path_or_a_store(tmp_path: Path) -> None:
     for where in (tmp_path / "a.sqlite3", open_store(tmp_path / "b.sqlite3")):
-        with TestClient(create_app(where)) as c:
+        with TestClient(create_app(where), headers={"origin": "http://testserver"}) as c:
             game = new_game(c)
             with c.websocket_connect("/ws") as ws:
                 assert hello(ws, game)["waiting"]

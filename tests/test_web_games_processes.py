@@ -60,6 +60,7 @@ def test_a_game_moves_between_processes_and_survives_losing_one(
         made = httpx.post(
             f"http://127.0.0.1:{ports[0]}/api/games",
             json={"variant": "standard", "level": "greedy", "player": "p" * 16},
+            headers={"origin": f"http://127.0.0.1:{ports[0]}"},
             timeout=10,
         ).json()
         hello = {"type": "hello", "game": made["game"], "token": made["token"]}

@@ -35,7 +35,7 @@ MARKUP = "<img src=x onerror=alert(1)>"
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     app = create_app(lambda: open_store(tmp_path / "games.sqlite3"), workers=2, table_tick=0.05)
-    with TestClient(app) as c:
+    with TestClient(app, headers={"origin": "http://testserver"}) as c:
         yield c
 
 
@@ -103,7 +103,9 @@ def test_a_bad_lobby_request_is_one_clear_error(client: TestClient) -> None:
         response = client.post(path, json=body)
         assert response.status_code == 400, (path, response.text)
         assert response.json()["type"] == "error"
-    response = client.post("/api/quick", content=b"x" * 10_000)
+    response = client.post(
+        "/api/quick", content=b"x" * 10_000, headers={"content-type": "application/json"}
+    )
     assert response.status_code == 413
 
 
@@ -126,7 +128,9 @@ def test_a_bad_lobby_request_is_one_clear_error(client: TestClient) -> None:
 def test_any_quick_match_body_is_answered_never_a_crash(
     client: TestClient, path: str, body: Any
 ) -> None:
-    response = client.post(path, content=json.dumps(body))
+    response = client.post(
+        path, content=json.dumps(body), headers={"content-type": "application/json"}
+    )
     assert response.status_code in (200, 202, 400, 403), response.text
     assert isinstance(response.json(), dict)
     if response.status_code >= 400:

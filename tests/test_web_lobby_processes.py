@@ -46,7 +46,8 @@ def ports(tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> Itera
 
 def post(port: int, path: str, body: dict[str, Any]) -> Any:
     """A request from a new anonymous person (no cookie: a player of their own)."""
-    return httpx.post(f"http://127.0.0.1:{port}{path}", json=body, timeout=15)
+    origin = f"http://127.0.0.1:{port}"
+    return httpx.post(f"{origin}{path}", json=body, headers={"origin": origin}, timeout=15)
 
 
 def ask_together(ports: list[int], variant: str) -> list[dict[str, Any]]:

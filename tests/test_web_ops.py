@@ -36,7 +36,7 @@ PLAYER = "ops-test-player-01"
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     app = create_app(lambda: open_store(tmp_path / "games.sqlite3"), workers=2)
-    with TestClient(app) as c:
+    with TestClient(app, headers={"origin": "http://testserver"}) as c:
         yield c
 
 

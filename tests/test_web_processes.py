@@ -116,8 +116,16 @@ def test_two_processes_serve_one_table_and_survive_losing_one(tmp_path: Path, pg
     ]
     try:
         with (
-            httpx.Client(base_url=f"http://127.0.0.1:{ports[0]}", timeout=10) as ann,
-            httpx.Client(base_url=f"http://127.0.0.1:{ports[1]}", timeout=10) as bob,
+            httpx.Client(
+                base_url=f"http://127.0.0.1:{ports[0]}",
+                headers={"origin": f"http://127.0.0.1:{ports[0]}"},
+                timeout=10,
+            ) as ann,
+            httpx.Client(
+                base_url=f"http://127.0.0.1:{ports[1]}",
+                headers={"origin": f"http://127.0.0.1:{ports[1]}"},
+                timeout=10,
+            ) as bob,
         ):
             made = ann.post(
                 "/api/tables",

@@ -68,6 +68,7 @@ def test_sigkill_mid_game_loses_nothing(tmp_path: Path) -> None:
         made = httpx.post(
             f"http://127.0.0.1:{port}/api/games",
             json={"variant": "short", "level": "greedy", "player": PLAYER},
+            headers={"origin": f"http://127.0.0.1:{port}"},
             timeout=10,
         ).json()
         hello = {"type": "hello", "game": made["game"], "token": made["token"]}

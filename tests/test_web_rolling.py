@@ -137,8 +137,8 @@ def site(tmp_path: Path) -> Iterator[Site]:
 
 def new_table(site: Site) -> list[Seat]:
     with (
-        httpx.Client(base_url=site.url, timeout=10) as ann,
-        httpx.Client(base_url=site.url, timeout=10) as bob,
+        httpx.Client(base_url=site.url, headers={"origin": site.url}, timeout=10) as ann,
+        httpx.Client(base_url=site.url, headers={"origin": site.url}, timeout=10) as bob,
     ):
         made = ann.post(
             "/api/tables",
@@ -154,7 +154,8 @@ def new_table(site: Site) -> list[Seat]:
 
 def new_computer_game(site: Site) -> Seat:
     made = httpx.post(
-        f"{site.url}/api/games",
+        headers={"origin": site.url},
+        url=f"{site.url}/api/games",
         json={"variant": "short", "level": "greedy", "player": "rolling-restart-01"},
         timeout=10,
     )
@@ -223,7 +224,8 @@ def test_sigterm_drains_readyz_closes_sockets_with_1012_and_exits(tmp_path: Path
 
 def new_table_of_one_person_and_a_computer(site: Site) -> Seat:
     made = httpx.post(
-        f"{site.url}/api/tables",
+        headers={"origin": site.url},
+        url=f"{site.url}/api/tables",
         json={
             "variant": "short",
             "seats": [{"kind": "person"}, {"kind": "computer", "level": "greedy"}],

@@ -35,7 +35,7 @@ def store_path(tmp_path: Path) -> Path:
 @pytest.fixture
 def client(store_path: Path) -> Iterator[TestClient]:
     app = create_app(lambda: open_store(store_path), workers=2, table_tick=0.05)
-    with TestClient(app) as c:
+    with TestClient(app, headers={"origin": "http://testserver"}) as c:
         yield c
 
 
@@ -280,7 +280,7 @@ def test_rematch_the_loser_deals_first(client: TestClient) -> None:
 
 def test_accounts_ratings_and_the_leaderboard(client: TestClient, store_path: Path) -> None:
     ann = client
-    with TestClient(ann.app) as bob:
+    with TestClient(ann.app, headers={"origin": "http://testserver"}) as bob:
         assert (
             ann.post("/api/register", json={"username": "ann", "password": "pw"}).status_code == 400
         )
@@ -302,7 +302,7 @@ def test_accounts_ratings_and_the_leaderboard(client: TestClient, store_path: Pa
             ).status_code
             == 201
         )
-        assert bob.post("/api/logout").status_code == 200
+        assert bob.post("/api/logout", json={}).status_code == 200
         assert bob.get("/api/me").json()["username"] is None
         assert (
             bob.post("/api/login", json={"username": "bob", "password": "wrong!!!"}).status_code

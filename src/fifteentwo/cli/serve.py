@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import hashlib
 import logging
 import os
 import signal
@@ -50,11 +51,45 @@ def register(subparsers: Any) -> None:
         "--secret",
         metavar="TEXT",
         default=os.environ.get("FIFTEENTWO_SECRET") or None,
-        help="the key that signs cookies; every process of one site needs the same one "
-        "(default: $FIFTEENTWO_SECRET, else one made once and kept in the store)",
+        help="the key every process of one site shares, so each serves the others' games "
+        "(default: $FIFTEENTWO_SECRET, else one made once and kept in the store); sessions "
+        "do not use it",
     )
     parser.add_argument(
         "--workers", type=int, default=4, help="threads for computer players and analysis (4)"
+    )
+    parser.add_argument(
+        "--allowed-origin",
+        metavar="ORIGIN",
+        action="append",
+        default=_env_list("FIFTEENTWO_ALLOWED_ORIGINS"),
+        help="https://host[:port] the page is served from, besides the request's own; "
+        "repeatable (default: $FIFTEENTWO_ALLOWED_ORIGINS, space-separated)",
+    )
+    parser.add_argument(
+        "--trusted-proxy",
+        metavar="CIDR",
+        action="append",
+        default=_env_list("FIFTEENTWO_TRUSTED_PROXIES"),
+        help="address or network (10.0.0.0/8) of a proxy whose X-Forwarded-For/-Proto/-Host "
+        "are believed; repeatable (default: $FIFTEENTWO_TRUSTED_PROXIES; none)",
+    )
+    parser.add_argument(
+        "--session-idle-days",
+        type=float,
+        default=14.0,
+        help="a session unused this long ends (14)",
+    )
+    parser.add_argument(
+        "--session-max-days", type=float, default=60.0, help="every session ends this old (60)"
+    )
+    parser.add_argument(
+        "--rate-limit",
+        metavar="NAME=COUNT/SECONDS",
+        action="append",
+        default=[],
+        help="change a limit per client: login, register, accounts, tables or password "
+        "(login=10/60); repeatable",
     )
     parser.add_argument(
         "--table-tick",
@@ -104,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
         if not 0 <= value <= 3600:  # also refuses nan
             option = "--" + name.replace("_", "-")
             raise FifteenTwoError(f"{option} must be between 0 and 3600 seconds, not {value}")
+    security = security_config(args)
     try:
         import uvicorn
 
@@ -128,6 +164,7 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         redis=args.redis,
         secret=args.secret,
+        security=security,
         table_tick=args.table_tick,
     )
     _log_errors_as_json(args.log_level)
@@ -149,6 +186,41 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise FifteenTwoError(f"cannot serve on {args.host}:{args.port}: {exc.strerror}") from None
     return 0
+
+
+def security_config(args: argparse.Namespace) -> Any:
+    """The `SecurityConfig` the options describe; one `FifteenTwoError` line for a bad one."""
+    from fifteentwo.web.security import (
+        DAY,
+        DEFAULT_LIMITS,
+        SecurityConfig,
+        parse_limit,
+        parse_origin,
+        parse_proxy,
+    )
+
+    # The processes sharing a store are one site: they share its counters, other sites do not.
+    site = hashlib.sha256(str(getattr(args, "db", None)).encode()).hexdigest()[:16]
+    idle, most = args.session_idle_days, args.session_max_days
+    if not (0 < idle <= 3650 and 0 < most <= 3650):
+        raise FifteenTwoError("--session-idle-days and --session-max-days are 0 to 3650 days")
+    try:
+        limits = dict(DEFAULT_LIMITS)
+        limits.update(parse_limit(text) for text in args.rate_limit)
+        return SecurityConfig(
+            allowed_origins=tuple(parse_origin(o) for o in args.allowed_origin),
+            trusted_proxies=tuple(parse_proxy(p) for p in args.trusted_proxy),
+            session_idle=idle * DAY,
+            session_absolute=most * DAY,
+            limits=limits,
+            rate_prefix=f"fifteentwo:rate:{site}:",
+        )
+    except ValueError as exc:
+        raise FifteenTwoError(str(exc)) from None
+
+
+def _env_list(name: str) -> list[str]:
+    return os.environ.get(name, "").split()
 
 
 class _GracefulServer:

@@ -43,6 +43,7 @@ __all__ = [
     "TableNotFound",
     "TableRow",
     "Totals",
+    "WebSession",
     "checked_int",
     "data_dir",
     "new_owner",
@@ -409,6 +410,19 @@ class TableRow:
     finds, so a server's sweep reads only the tables that need it."""
 
 
+@dataclass(frozen=True, slots=True)
+class WebSession:
+    """A browser's session (issue 35): who it is and when it began and was last used (Unix
+    seconds). ``key`` is the SHA-256 of the cookie's id, so the store never holds a usable id."""
+
+    key: str
+    player: str
+    account_id: str | None
+    username: str | None
+    created_at: float
+    seen_at: float
+
+
 class Store(ABC):
     """Games in progress and finished games. Every write is one transaction.
 
@@ -603,6 +617,32 @@ class Store(ABC):
     ) -> list[TableRow]:
         """Tables (optionally only those with one of these statuses, last written before a
         time, or due (`TableRow.due_at`) at or before a time), most recently written first."""
+
+    # --- web sessions and security (issue 35) ---------------------------------------------------
+
+    @abstractmethod
+    def create_web_session(self, session: WebSession) -> None:
+        """Keep a new browser session (its key is a hash of the cookie's random id)."""
+
+    @abstractmethod
+    def web_session(self, key: str) -> WebSession | None:
+        """The session with this key, or None."""
+
+    @abstractmethod
+    def touch_web_session(self, key: str, seen_at: float) -> None:
+        """Note that the session was used (for its idle lifetime)."""
+
+    @abstractmethod
+    def end_web_sessions(
+        self, *, key: str | None = None, account_id: str | None = None, keep: str | None = None
+    ) -> int:
+        """End one session (``key``) or every session of an account but ``keep``; how many."""
+
+    @abstractmethod
+    def purge_web_sessions(self, idle_before: float, created_before: float) -> int:
+        """Delete sessions last used before ``idle_before`` or made before ``created_before``."""
+
+    # --- end of web sessions and security (issue 35) --------------------------------------------
 
     def write_problem(self) -> str | None:
         """Why nothing can be saved here (read-only storage and no journal possible), or None

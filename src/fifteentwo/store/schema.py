@@ -33,10 +33,11 @@ __all__ = [
     "settings",
     "tables",
     "turn_claims",
+    "web_sessions",
 ]
 
-SCHEMA_VERSION: Final = 6
-"""The newest schema (``schema_version.version``; Alembic revision ``v6``)."""
+SCHEMA_VERSION: Final = 7
+"""The newest schema (``schema_version.version``; Alembic revision ``v7``)."""
 
 
 class UtcTime(sa.types.TypeDecorator[Any]):
@@ -204,3 +205,17 @@ turn_claims = sa.Table(
     sa.Column("until", sa.Float, nullable=False),
 )
 """Who computes a game's computer move at a version, until when (`Store.claim_turn`)."""
+
+# --- web sessions and security (issue 35) ---
+web_sessions = sa.Table(
+    "web_sessions",
+    metadata,
+    sa.Column("key", sa.Text, primary_key=True),
+    sa.Column("player", sa.Text, nullable=False),
+    sa.Column("account_id", sa.Text),
+    sa.Column("username", sa.Text),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("seen_at", sa.Float, nullable=False),
+    sa.Index("web_sessions_account", "account_id"),
+)
+"""Browser sessions: the SHA-256 of the cookie's id, who it is, when made and last used."""

@@ -39,6 +39,7 @@ from fifteentwo.store.base import (
     TableNotFound,
     TableRow,
     Totals,
+    WebSession,
     checked_int,
     checked_time,
     lease_alive,
@@ -59,6 +60,7 @@ from fifteentwo.store.schema import (
     settings,
     tables,
     turn_claims,
+    web_sessions,
 )
 
 __all__ = ["SqlStore", "Unavailable"]
@@ -888,6 +890,63 @@ class SqlStore(Store):
             return game_id
 
         return self._write_or_fail(work)
+
+    # --- web sessions and security (issue 35) ---------------------------------------------------
+
+    def create_web_session(self, session: WebSession) -> None:
+        statement = sa.insert(web_sessions).values(
+            key=session.key,
+            player=session.player,
+            account_id=session.account_id,
+            username=session.username,
+            created_at=float(session.created_at),
+            seen_at=float(session.seen_at),
+        )
+        self._write_or_fail(lambda c: c.execute(statement))
+
+    def web_session(self, key: str) -> WebSession | None:
+        t = web_sessions.c
+        query = sa.select(t.key, t.player, t.account_id, t.username, t.created_at, t.seen_at)
+        row = self._read(lambda c: c.execute(query.where(t.key == key)).first())
+        if row is None:
+            return None
+        return WebSession(
+            str(row[0]),
+            str(row[1]),
+            None if row[2] is None else str(row[2]),
+            None if row[3] is None else str(row[3]),
+            float(row[4]),
+            float(row[5]),
+        )
+
+    def touch_web_session(self, key: str, seen_at: float) -> None:
+        statement = (
+            sa.update(web_sessions).where(web_sessions.c.key == key).values(seen_at=float(seen_at))
+        )
+        self._write_or_fail(lambda c: c.execute(statement))
+
+    def end_web_sessions(
+        self, *, key: str | None = None, account_id: str | None = None, keep: str | None = None
+    ) -> int:
+        t = web_sessions.c
+        if key is not None:
+            statement = sa.delete(web_sessions).where(t.key == key)
+        elif account_id is not None:
+            statement = sa.delete(web_sessions).where(
+                t.account_id == account_id, t.key != (keep or "")
+            )
+        else:
+            return 0
+        return int(self._write_or_fail(lambda c: c.execute(statement).rowcount))
+
+    def purge_web_sessions(self, idle_before: float, created_before: float) -> int:
+        t = web_sessions.c
+        statement = sa.delete(web_sessions).where(
+            sa.or_(t.seen_at < float(idle_before), t.created_at < float(created_before))
+        )
+        return int(self._write_or_fail(lambda c: c.execute(statement).rowcount))
+
+    # --- end of web sessions and security (issue 35) --------------------------------------------
 
 
 # --- helpers ----------------------------------------------------------------------------------

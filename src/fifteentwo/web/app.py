@@ -28,15 +28,14 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from fifteentwo import __version__
 from fifteentwo.app.options import default_level, known_levels
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.rules import find_rules
-from fifteentwo.store import Store, open_store
-from fifteentwo.web.accounts import COOKIE, Accounts, server_secret
+from fifteentwo.store import Store, StoreError, open_store
+from fifteentwo.web.accounts import COOKIE, SECURE_COOKIE, Accounts, server_secret
 from fifteentwo.web.bus import Bus, open_bus
 from fifteentwo.web.games import GameHub, Refused, WebGame
 from fifteentwo.web.lobby import lobby_routes
@@ -58,28 +57,23 @@ from fifteentwo.web.protocol import (
     first_error,
     parse_client_message,
 )
+from fifteentwo.web.security import RateLimits, SecurityConfig, SecurityMiddleware
 from fifteentwo.web.social import social_routes
 from fifteentwo.web.tables import TableHub
+from fifteentwo.web.visitors import Visitors
 
 __all__ = ["create_app"]
 
 _log = logging.getLogger("fifteentwo.web")
 
 MAX_BAD_MESSAGES: Final = 50
+"""Bad messages a connection may send before it is closed (a client that will not stop)."""
 DRAIN_SECONDS: Final = 10.0
 """At shutdown, how long detached table work may take before the store closes anyway."""
 RATE: Final = 100.0
 """Messages per second a connection is served on average, after a burst of `BURST`; faster
 senders are slowed down (the server waits before reading on), not refused."""
 BURST: Final = 200.0
-SECURITY_HEADERS: Final = (
-    (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; "
-     b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-)  # fmt: skip
-"""Bad messages a connection may send before it is closed (a client that will not stop)."""
 MAX_BODY_BYTES: Final = 4096
 STATIC = resources.files("fifteentwo.web") / "static"
 
@@ -90,25 +84,6 @@ _VARIANT_LABELS: Final = {
     "three-player": "Three players (61)",
     "four-player": "Four players, partners (121)",
 }
-
-
-class SecurityHeaders:
-    """ASGI middleware: the page may load only its own files and talk only to its own server."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
-            await send(message)
-
-        await self.app(scope, receive, with_headers)
 
 
 class RateLimit:
@@ -160,12 +135,16 @@ def create_app(
     redis: str | None = None,
     secret: str | None = None,
     table_tick: float = 1.0,
+    security: SecurityConfig | None = None,
 ) -> Starlette:
     """The application. ``store`` is where games are kept: None for the default store, a path
     or URL for `fifteentwo.store.open_store`, an open `Store` (closed when the application
     stops), or a function that opens one (called when the application starts). ``redis``
-    (a ``redis://`` URL) lets several processes serve the same tables; ``secret`` signs the
-    cookies (default: one kept in the store); ``table_tick`` is how often away seats and turn
+    (a ``redis://`` URL) lets several processes serve the same tables and share rate limits;
+    ``secret`` lets every process that shares it serve every game against the computer
+    (default: one kept in the store); ``security`` holds the allowed origins, trusted proxies,
+    session lifetimes and rate limits (docs/web.md, "Security"); ``table_tick`` is how often
+    away seats and turn
     timers are looked at, in seconds."""
     metrics = Metrics()
     ops = Operations(metrics)
@@ -174,6 +153,7 @@ def create_app(
     parts: dict[str, Any] = {}
     metrics.games.set_function(lambda: len(hub.games))
     metrics.tables.set_function(lambda: len(parts["tables"].tables) if "tables" in parts else 0)
+    config = security or SecurityConfig()
 
     def tables() -> TableHub:
         found: TableHub = parts["tables"]
@@ -181,6 +161,10 @@ def create_app(
 
     def accounts() -> Accounts:
         found: Accounts = parts["accounts"]
+        return found
+
+    def limits() -> RateLimits:
+        found: RateLimits = parts["limits"]
         return found
 
     @asynccontextmanager
@@ -192,7 +176,10 @@ def create_app(
             await check()
         key = await hub.store_call(server_secret, hub.store, secret)
         hub.share_games(key)  # every process with this secret serves every game
-        parts["accounts"] = Accounts(hub.store, key)
+        parts["accounts"] = Accounts(
+            hub.store, idle=config.session_idle, absolute=config.session_absolute
+        )
+        parts["limits"] = rate_limits = RateLimits(config, redis)
         parts["tables"] = table_hub = TableHub(
             lambda: hub.store,
             bus,
@@ -216,6 +203,7 @@ def create_app(
             except TimeoutError:
                 _log.warning("table work still running after %s s at shutdown", DRAIN_SECONDS)
             await bus.close()
+            await rate_limits.close()
             await hub.close()
 
     async def index(request: Request) -> Response:
@@ -327,8 +315,8 @@ def create_app(
                 tables().detach(tables().leave(conn.table, conn))
 
     routes = [
-        *social_routes(tables, accounts, hub.compute),
-        *lobby_routes(tables, accounts),
+        *social_routes(tables, accounts, hub.compute, config, limits),
+        *lobby_routes(tables, Visitors(accounts, hub.compute, config)),
         Route("/t/{table}", index),
         Route("/t/{table}/watch/{token}", index),
         Route("/leaderboard", index),
@@ -346,8 +334,16 @@ def create_app(
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    middleware = [Middleware(RequestLog, metrics=metrics), Middleware(SecurityHeaders)]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+    middleware = [
+        Middleware(RequestLog, metrics=metrics),
+        Middleware(SecurityMiddleware, config=config),
+    ]
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=middleware,
+        exception_handlers={StoreError: _store_trouble},
+    )
     app.state.hub = hub
     app.state.ops = ops
     return app
@@ -465,7 +461,7 @@ async def _handle_table(tables: TableHub, conn: Connection, text: str) -> dict[s
 def _browser(websocket: WebSocket) -> str:
     """Who a spectator is, for talk's rate limit: a hash of their cookie (the same in every
     tab of the browser, and nothing usable), else their address."""
-    cookie = websocket.cookies.get(COOKIE)
+    cookie = websocket.cookies.get(SECURE_COOKIE) or websocket.cookies.get(COOKIE)
     if cookie:
         return "b:" + hashlib.sha256(cookie.encode("utf-8", "replace")).hexdigest()[:32]
     return "ip:" + (websocket.client.host if websocket.client else "?")
@@ -490,6 +486,12 @@ async def _body(request: Request) -> bytes | Response:
         if len(body) > MAX_BODY_BYTES:
             return _bad("too_large", f"request bodies are at most {MAX_BODY_BYTES} bytes", 413)
     return body or b"{}"
+
+
+async def _store_trouble(request: Request, exc: Exception) -> Response:
+    """A store that cannot answer (sessions are read on every request): 503, one JSON line."""
+    _log.warning("game store: %s", exc)
+    return _bad("unavailable", f"the game store cannot answer now: {exc}"[:300], status=503)
 
 
 def _player(request: Request) -> str | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 from pydantic import ValidationError
 from starlette.requests import Request
@@ -20,32 +20,20 @@ from starlette.routing import Route
 
 from fifteentwo.rules import find_rules
 from fifteentwo.store import StoreError
-from fifteentwo.web.accounts import COOKIE, Accounts, Identity
 from fifteentwo.web.games import Refused
 from fifteentwo.web.protocol import QuickMatchRequest, TicketRequest, first_error
 from fifteentwo.web.tables import TableHub
+from fifteentwo.web.visitors import Visitors
 
 __all__ = ["lobby_routes"]
 
 MAX_BODY: Final = 4096
-COOKIE_AGE: Final = 400 * 24 * 3600
 
 
-def lobby_routes(tables: Callable[[], TableHub], accounts: Callable[[], Accounts]) -> list[Route]:
-    """The routes; ``tables``/``accounts`` give the objects made when the app starts."""
+def lobby_routes(tables: Callable[[], TableHub], visitors: Visitors) -> list[Route]:
+    """The routes; ``tables`` gives the hub made when the app starts, ``visitors`` who asks."""
 
-    # --- who is asking: the same as `web.social`'s create_table and sit (keep them alike) ---
-
-    async def who(request: Request) -> Identity:
-        found = accounts().identity(request.cookies.get(COOKIE))
-        return found if found is not None else accounts().anonymous()
-
-    async def reply(request: Request, data: Any, me: Identity, status: int = 200) -> Response:
-        response = JSONResponse(data, status_code=status)
-        response.set_cookie(
-            COOKIE, accounts().cookie(me), max_age=COOKIE_AGE, httponly=True, samesite="lax"
-        )
-        return response
+    who, reply = visitors.who, visitors.reply
 
     async def lobby(request: Request) -> Response:
         try:

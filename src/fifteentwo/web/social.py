@@ -1,12 +1,14 @@
 """The HTTP routes of tables, accounts and the leaderboard (docs/web.md, "Tables").
 
 Every route answers JSON; a bad body is one ``error`` with a code. Who is asking comes from the
-signed cookie (`web.accounts`): anonymous by default, an account after a login.
+session cookie (`web.accounts`): anonymous by default, an account after a login.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
+import re
 from collections.abc import Callable
 from functools import partial
 from typing import Annotated, Any, Final
@@ -18,15 +20,17 @@ from starlette.routing import Route
 
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.store import StoreError
-from fifteentwo.web.accounts import COOKIE, Accounts, Identity, LoginLimiter
+from fifteentwo.web.accounts import MAX_PASSWORD, Accounts, Identity
 from fifteentwo.web.games import Refused
 from fifteentwo.web.protocol import NewTableRequest, SitRequest, first_error
+from fifteentwo.web.security import RateLimits, SecurityConfig, client_address
 from fifteentwo.web.tables import TableHub
+from fifteentwo.web.visitors import Visitors
 
 __all__ = ["social_routes"]
 
-MAX_BODY: Final = 4096
-COOKIE_AGE: Final = 400 * 24 * 3600
+MAX_BODY: Final = 8192
+TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class Credentials(BaseModel):
@@ -34,29 +38,46 @@ class Credentials(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
     username: Annotated[str, StringConstraints(min_length=1, max_length=64)]
-    password: Annotated[str, StringConstraints(min_length=1, max_length=256)]
+    password: Annotated[str, StringConstraints(min_length=1, max_length=MAX_PASSWORD)]
+
+
+class PasswordChange(BaseModel):
+    """``POST /api/password``: the current password and the new one."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    current: Annotated[str, StringConstraints(min_length=1, max_length=MAX_PASSWORD)]
+    new: Annotated[str, StringConstraints(min_length=1, max_length=MAX_PASSWORD)]
 
 
 def social_routes(
-    tables: Callable[[], TableHub], accounts: Callable[[], Accounts], run: Callable[..., Any]
+    tables: Callable[[], TableHub],
+    accounts: Callable[[], Accounts],
+    run: Callable[..., Any],
+    security: SecurityConfig | None = None,
+    limits: Callable[[], RateLimits] | None = None,
 ) -> list[Route]:
     """The routes; ``tables``/``accounts`` give the objects made when the app starts and
-    ``run`` runs a blocking call (store, password hashing) off the event loop."""
-    limiter = LoginLimiter()
+    ``run`` runs a blocking call (store, password hashing) off the event loop; ``security``
+    says which proxies to believe and ``limits`` counts attempts per client."""
+    config = security or SecurityConfig()
+    fallback = RateLimits(config)
 
-    def who(request: Request) -> Identity:
-        found = accounts().identity(request.cookies.get(COOKIE))
-        return found if found is not None else accounts().anonymous()
+    def limiter() -> RateLimits:
+        return limits() if limits is not None else fallback
 
-    def reply(data: Any, identity: Identity, status: int = 200) -> Response:
-        response = JSONResponse(data, status_code=status)
-        response.set_cookie(
-            COOKIE,
-            accounts().cookie(identity),
-            max_age=COOKIE_AGE,
-            httponly=True,
-            samesite="lax",
-        )
+    visitors = Visitors(accounts, run, config)
+    who = visitors.who
+    answer, reply = visitors.answer, visitors.reply
+
+    async def limited(request: Request, name: str, *keys: str) -> Response | None:
+        """A 429 answer (with Retry-After) if this client is over the named limit."""
+        client = "ip:" + client_address(request.scope, config.trusted_proxies)
+        wait = await limiter().hit(name, [client, *keys])
+        if wait is None:
+            return None
+        seconds = max(1, math.ceil(wait))
+        response = _bad("slow_down", f"too many attempts: try again in {seconds} s", 429)
+        response.headers["retry-after"] = str(seconds)
         return response
 
     async def body(request: Request) -> bytes:
@@ -68,49 +89,59 @@ def social_routes(
         return data or b"{}"
 
     async def create_table(request: Request) -> Response:
-        me = who(request)
+        me = await who(request)
         try:
             req = NewTableRequest.model_validate_json(await body(request))
+            slow = await limited(request, "tables")
+            if slow is not None:
+                return slow
             made = await tables().create(req, me.owner_hint, req.name or (me.username or ""))
         except ValidationError as exc:
             return _bad("bad_request", _first(exc))
         except Refused as exc:
-            return _bad(exc.code, str(exc))
+            return _bad(exc.code, str(exc), 413 if exc.code == "too_large" else 400)
         await _tag_account(tables(), made["table"], made["seat"], me)
         made["links"] = {
             "table": f"/t/{made['table']}",
             "watch": f"/t/{made['table']}/watch/{made['watch']}",
         }
-        return reply(made, me, 201)
+        return await reply(request, made, me, 201)
 
     async def table_info(request: Request) -> Response:
+        table_id = str(request.path_params["table"])
         try:
-            table = await tables().load(str(request.path_params["table"]))
+            if not TABLE_ID.fullmatch(table_id):
+                raise Refused("no_table", "no table with that id")
+            table = await tables().load(table_id)
         except Refused as exc:
             return _bad(exc.code, str(exc), 404)
-        return reply(table.public(), who(request))
+        return JSONResponse(table.public())
 
     async def sit(request: Request) -> Response:
-        me = who(request)
+        me = await who(request)
         table_id = str(request.path_params["table"])
         try:
             req = SitRequest.model_validate_json(await body(request))
+            if not TABLE_ID.fullmatch(table_id):
+                raise Refused("no_table", "no table with that id")
             took = await tables().sit(
                 table_id, req.seat, me.owner_hint, req.name or (me.username or "")
             )
         except ValidationError as exc:
             return _bad("bad_request", _first(exc))
         except Refused as exc:
-            return _bad(exc.code, str(exc), 404 if exc.code == "no_table" else 409)
+            status = {"no_table": 404, "too_large": 413, "bad_request": 400}.get(exc.code, 409)
+            return _bad(exc.code, str(exc), status)
         await _tag_account(tables(), table_id, took["seat"], me)
-        return reply(took, me, 201)
+        return await reply(request, took, me, 201)
 
     async def register(request: Request) -> Response:
-        me = who(request)
+        me = await who(request)
         try:
             creds = Credentials.model_validate_json(await body(request))
-            if not limiter.allow(_address(request)):
-                return _bad("slow_down", "too many attempts: wait a minute", 429)
+            slow = await limited(request, "register")
+            if slow is not None:
+                return slow
             account = await run(accounts().register, creds.username, creds.password)
         except ValidationError as exc:
             return _bad("bad_request", _first(exc))
@@ -118,15 +149,26 @@ def social_routes(
             return _bad("refused", str(exc))
         except StoreError as exc:
             return _bad("unavailable", str(exc), 503)
-        me = Identity(me.player, account.account_id, account.username)
-        return reply({"username": account.username}, me, 201)
+        # Counted once made: this many accounts per address per hour, then 429 (kept).
+        await limited(request, "accounts")
+        session_id, _ = await run(partial(accounts().start, me.player, account, ending=me.key))
+        return answer(request, {"username": account.username}, 201, session_id)
+
+    async def register_gate(request: Request) -> Response:
+        client = "ip:" + client_address(request.scope, config.trusted_proxies)
+        if await limiter().peek("accounts", client):
+            response = _bad("slow_down", "too many new accounts from this address: try later", 429)
+            response.headers["retry-after"] = str(int(config.limits["accounts"].window))
+            return response
+        return await register(request)
 
     async def login(request: Request) -> Response:
-        me = who(request)
+        me = await who(request)
         try:
             creds = Credentials.model_validate_json(await body(request))
-            if not limiter.allow(_address(request), "u:" + creds.username.casefold()):
-                return _bad("slow_down", "too many attempts: wait a minute", 429)
+            slow = await limited(request, "login", "u:" + creds.username.casefold())
+            if slow is not None:
+                return slow
             account = await run(accounts().login, creds.username, creds.password)
         except ValidationError as exc:
             return _bad("bad_request", _first(exc))
@@ -134,21 +176,58 @@ def social_routes(
             return _bad("refused", str(exc), 401)
         except StoreError as exc:
             return _bad("unavailable", str(exc), 503)
-        me = Identity(me.player, account.account_id, account.username)
-        return reply({"username": account.username}, me)
+        # A new session id at every login: one planted before it (fixation) is worth nothing.
+        session_id, _ = await run(partial(accounts().start, me.player, account, ending=me.key))
+        return answer(request, {"username": account.username}, 200, session_id)
 
     async def logout(request: Request) -> Response:
-        me = who(request)
-        return reply({"username": None}, Identity(me.player))
+        me = await who(request)
+        await run(accounts().end, me)
+        session_id, _ = await run(accounts().start, me.player)
+        return answer(request, {"username": None}, 200, session_id)
+
+    async def logout_everywhere(request: Request) -> Response:
+        me = await who(request)
+        if not me.account_id:
+            return _bad("not_signed_in", "sign in first", 401)
+        ended = await run(accounts().end_everywhere, me)
+        session_id, _ = await run(accounts().start, me.player)
+        return answer(request, {"username": None, "ended": ended}, 200, session_id)
+
+    async def change_password(request: Request) -> Response:
+        me = await who(request)
+        try:
+            req = PasswordChange.model_validate_json(await body(request))
+            if not me.account_id:
+                return _bad("not_signed_in", "sign in first", 401)
+            slow = await limited(request, "password", "a:" + me.account_id)
+            if slow is not None:
+                return slow
+            account = await run(accounts().change_password, me, req.current, req.new)
+        except ValidationError as exc:
+            return _bad("bad_request", _first(exc))
+        except PermissionError as exc:
+            return _bad("not_signed_in", str(exc), 401)
+        except ValueError as exc:
+            wrong = "wrong username or password" in str(exc)
+            return _bad("refused", "the current password is wrong" if wrong else str(exc),
+                        401 if wrong else 400)  # fmt: skip
+        except Refused as exc:
+            return _bad(exc.code, str(exc), 413 if exc.code == "too_large" else 400)
+        except StoreError as exc:
+            return _bad("unavailable", str(exc), 503)
+        # Every other session ended; this one goes on under a new id.
+        session_id, _ = await run(partial(accounts().start, me.player, account, ending=me.key))
+        return answer(request, {"username": account.username}, 200, session_id)
 
     async def whoami(request: Request) -> Response:
-        me = who(request)
+        me = await who(request)
         data: dict[str, Any] = {"username": me.username}
         if me.account_id:
             account = await run(accounts().store.account, me.account_id)
             if account is not None:
                 data.update(account.to_json())
-        return reply(data, me)
+        return await reply(request, data, me)
 
     async def leaderboard(request: Request) -> Response:
         board = await run(accounts().store.leaderboard, 100)
@@ -159,19 +238,21 @@ def social_routes(
     async def my_history(request: Request) -> Response:
         from fifteentwo.web.stats import history_json
 
-        me = who(request)
+        me = await who(request)
         store = accounts().store
         rows = await run(partial(store.finished_games, 200, owner_hint=me.owner_hint))
         totals = await run(partial(store.totals, owner_hint=me.owner_hint))
-        return reply(history_json(rows, totals), me)
+        return await reply(request, history_json(rows, totals), me)
 
     return [
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table}", table_info),
         Route("/api/tables/{table}/sit", sit, methods=["POST"]),
-        Route("/api/register", register, methods=["POST"]),
+        Route("/api/register", register_gate, methods=["POST"]),
         Route("/api/login", login, methods=["POST"]),
         Route("/api/logout", logout, methods=["POST"]),
+        Route("/api/logout/everywhere", logout_everywhere, methods=["POST"]),
+        Route("/api/password", change_password, methods=["POST"]),
         Route("/api/me", whoami),
         Route("/api/me/history", my_history),
         Route("/api/leaderboard", leaderboard),
@@ -189,10 +270,6 @@ async def _tag_account(hub: TableHub, table_id: str, seat: int, me: Identity) ->
 
     with contextlib.suppress(Refused, FifteenTwoError):
         await hub.mutate(table_id, change)
-
-
-def _address(request: Request) -> str:
-    return "ip:" + (request.client.host if request.client else "?")
 
 
 def _bad(code: str, message: str, status: int = 400) -> Response:

@@ -196,6 +196,9 @@ def _load_session(data: dict[str, Any], base: Session | None = None) -> Session 
     return Session.from_json(saved, kind=KIND, base=base)
 
 
+NO_TABLE_OR_TOKEN: Final = "no table with that id and token"
+
+
 class TableHub:
     """Every table this process serves: create, sit, act, watch, away and rematch."""
 
@@ -669,9 +672,15 @@ class TableHub:
     # --- joining ---------------------------------------------------------------------------------
 
     async def join(self, table_id: str, token: str, listener: Listener) -> dict[str, Any]:
-        """A seat's connection (by its token) or a spectator's (by the watch token)."""
-        table = await self.load(table_id)
+        """A seat's connection (by its token) or a spectator's (by the watch token). An
+        unknown table and a wrong token get the same answer: nothing tells a guesser which."""
         digest = token_hash(token)
+        try:
+            table = await self.load(table_id)
+        except Refused as exc:
+            if exc.code != "no_table":
+                raise
+            raise Refused("no_table", NO_TABLE_OR_TOKEN) from None
         if hmac.compare_digest(str(table.data.get("watch", "")), digest):
             listener.seat = SPECTATOR
         else:
@@ -684,7 +693,7 @@ class TableHub:
                 None,
             )
             if seat is None:
-                raise Refused("no_table", "no table with that id and token")
+                raise Refused("no_table", NO_TABLE_OR_TOKEN)
             listener.seat = seat
             if table.seats[seat].get("away_since") is not None or table.status == "adjourned":
                 await self.mutate(table_id, lambda t: _back(t, seat))

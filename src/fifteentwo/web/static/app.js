@@ -33,8 +33,10 @@ export function playerKey() {
 }
 
 export async function api(path, options = {}) {
-  const headers = { "x-player": playerKey(), ...(options.body ? { "content-type": "application/json" } : {}) };
-  const response = await fetch(path, { ...options, headers });
+  // Every change is JSON: the server refuses anything else (a form on another site cannot send it).
+  const changes = options.method && options.method !== "GET";
+  const headers = { "x-player": playerKey(), ...(changes || options.body ? { "content-type": "application/json" } : {}) };
+  const response = await fetch(path, { ...options, ...(changes && !options.body ? { body: "{}" } : {}), headers });
   const data = await response.json();
   if (!response.ok) throw new Error(data.message || response.statusText);
   return data;

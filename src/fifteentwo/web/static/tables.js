@@ -296,6 +296,18 @@ export async function accountPage(api) {
   form.onsubmit = (e) => { e.preventDefault(); send("/api/login"); };
   $("acc-register").onclick = () => send("/api/register");
   $("logout").onclick = async () => { await api("/api/logout", { method: "POST", body: "{}" }); await accountPage(api); };
+  $("logout-everywhere").onclick = async () => { await api("/api/logout/everywhere", { method: "POST", body: "{}" }); await accountPage(api); };
+  $("password-form").onsubmit = async (e) => {
+    e.preventDefault();
+    $("pw-message").textContent = "";
+    try {
+      await api("/api/password", { method: "POST", body: JSON.stringify({ current: $("pw-current").value, new: $("pw-new").value }) });
+      $("pw-current").value = ""; $("pw-new").value = "";
+      $("pw-message").textContent = "Password changed; other devices are signed out.";
+    } catch (err) {
+      $("pw-message").textContent = err.message;
+    }
+  };
   const box = $("account-history");
   box.innerHTML = "";
   const data = await api("/api/me/history");
