@@ -32,6 +32,7 @@ from fifteentwo.store.base import (
     GameBusy,
     GameMeta,
     GameNotFound,
+    RatingChange,
     RatingUpdate,
     SavedGame,
     Store,
@@ -51,7 +52,7 @@ from fifteentwo.store.base import (
 
 __all__ = ["SCHEMA_VERSION", "PostgresStore", "redact"]
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 DEFAULT_SCHEMA: Final = "fifteentwo"
 _NAME: Final = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 _T = TypeVar("_T")
@@ -139,9 +140,22 @@ _SCHEMA_2: Final = (
     """ALTER TABLE tables ADD COLUMN due_at TIMESTAMPTZ""",
     """CREATE INDEX tables_by_due ON tables (due_at)""",
 )
-_SCHEMA: Final = _SCHEMA_1 + _SCHEMA_2
+_SCHEMA_3: Final = (  # issue 35: every rating change, for the account page
+    """CREATE TABLE rating_changes (
+        id BIGSERIAL PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        game TEXT NOT NULL,
+        before DOUBLE PRECISION NOT NULL,
+        after DOUBLE PRECISION NOT NULL,
+        rd DOUBLE PRECISION NOT NULL,
+        outcome TEXT NOT NULL,
+        at TIMESTAMPTZ NOT NULL
+    )""",
+    """CREATE INDEX rating_changes_by_account ON rating_changes (account_id, id)""",
+)
+_SCHEMA: Final = _SCHEMA_1 + _SCHEMA_2 + _SCHEMA_3
 
-MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {2: _SCHEMA_2}
+MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {2: _SCHEMA_2, 3: _SCHEMA_3}
 """Statements that take a schema from version N-1 to N, run in one transaction each."""
 
 _JSON_COLUMNS: Final = ("seats", "scores", "hands", "record")
@@ -193,6 +207,8 @@ class PostgresStore(Store):
         backoff: float = 0.1,
         connect_timeout: float = 5.0,
         pool_size: int = 8,
+        deadline: float = 1.5,
+        statement_timeout: float = 5.0,
     ) -> None:
         conninfo, from_url = split_schema(url)
         self.schema = (schema or from_url or DEFAULT_SCHEMA).lower()
@@ -201,6 +217,9 @@ class PostgresStore(Store):
         self.location = redact(url)
         self.retries = retries
         self.backoff = backoff
+        self.deadline = deadline
+        """Issue 35: seconds one call may spend waiting for a database that is down (retries
+        included) before it raises `StoreUnavailable`, so a move always gets an answer."""
         self._notices: list[str] = []
         search_path = sql.SQL("SET search_path TO {}").format(sql.Identifier(self.schema))
 
@@ -221,8 +240,18 @@ class PostgresStore(Store):
                 conninfo,
                 min_size=1,
                 max_size=max(1, pool_size),
-                kwargs={"connect_timeout": max(1, round(connect_timeout))},
+                kwargs={
+                    "connect_timeout": max(2, round(connect_timeout)),
+                    # issue 35: a server that stops answering is noticed (not waited for)
+                    "keepalives": 1,
+                    "keepalives_idle": 5,
+                    "keepalives_interval": 2,
+                    "keepalives_count": 2,
+                    "tcp_user_timeout": 3000,
+                    "options": f"-c statement_timeout={max(1, round(statement_timeout * 1000))}",
+                },
                 configure=configure,
+                check=ConnectionPool.check_connection,  # a restarted server's stale connections
                 timeout=connect_timeout,
                 open=False,
                 name="fifteentwo",
@@ -244,9 +273,11 @@ class PostgresStore(Store):
         """Run ``work`` in one transaction; retry lost connections and serialization failures
         with back-off, then one `StoreUnavailable` line. Store errors pass through."""
         delay = self.backoff
+        give_up = time.monotonic() + self.deadline
         for attempt in range(self.retries + 1):
             try:
-                with self._pool.connection() as conn, conn.transaction():
+                wait = max(0.05, give_up - time.monotonic())
+                with self._pool.connection(timeout=wait) as conn, conn.transaction():
                     return work(conn)
             except StoreError:
                 raise
@@ -256,7 +287,7 @@ class PostgresStore(Store):
                 psycopg.errors.DeadlockDetected,
                 PoolTimeout,
             ) as exc:
-                if attempt == self.retries:
+                if attempt == self.retries or time.monotonic() + delay >= give_up:
                     raise StoreUnavailable(
                         f"cannot {what} in the game store {self.location}: {_short(exc)}"
                     ) from None
@@ -270,6 +301,7 @@ class PostgresStore(Store):
 
     def _ensure_schema(self) -> None:
         def work(conn: psycopg.Connection[Any]) -> None:
+            conn.execute("SET LOCAL statement_timeout = 0")  # another creator may be slow
             # One creator at a time across processes: a transaction-scoped advisory lock.
             conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self.schema,))
             conn.execute(
@@ -690,12 +722,27 @@ class PostgresStore(Store):
         )
 
     def save_ratings(self, updates: Sequence[RatingUpdate]) -> None:
+        at = utc_now()
+
         def work(conn: psycopg.Connection[Any]) -> None:
             for u in updates:
                 conn.execute(
                     "UPDATE accounts SET rating = %s, rd = %s, volatility = %s, "
                     "rated_games = rated_games + 1 WHERE account_id = %s",
                     (float(u.rating), float(u.rd), float(u.volatility), u.account_id),
+                )
+                conn.execute(  # issue 35: the change is kept
+                    "INSERT INTO rating_changes (account_id, game, before, after, rd, outcome, at)"
+                    " VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                    (
+                        u.account_id,
+                        u.game,
+                        float(u.rating if u.before is None else u.before),
+                        float(u.rating),
+                        float(u.rd),
+                        u.outcome,
+                        at,
+                    ),
                 )
 
         self._run(work, "save ratings")
@@ -786,6 +833,20 @@ class PostgresStore(Store):
         query += " ORDER BY updated_at DESC"
         rows = self._run(lambda c: c.execute(query.encode(), args).fetchall(), "list tables")
         return [_table(row) for row in rows]
+
+    # --- issue 35: ratings, account games, faults ---
+
+    def rating_history(self, account_id: str, limit: int = 100) -> list[RatingChange]:
+        query = (
+            "SELECT account_id, game, before, after, rd, outcome, at FROM rating_changes "
+            "WHERE account_id = %s ORDER BY id DESC LIMIT %s"
+        )
+        params = (account_id, checked_int(limit, "limit"))
+        rows = self._run(lambda c: c.execute(query.encode(), params).fetchall(), "read ratings")
+        return [
+            RatingChange(str(a), str(g), float(b), float(af), float(rd), str(o), _utc(at))
+            for a, g, b, af, rd, o, at in rows
+        ]
 
 
 def _dict_rows(

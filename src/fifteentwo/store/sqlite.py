@@ -19,7 +19,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
@@ -31,6 +31,7 @@ from fifteentwo.store.base import (
     GameBusy,
     GameMeta,
     GameNotFound,
+    RatingChange,
     RatingUpdate,
     SavedGame,
     Store,
@@ -51,7 +52,7 @@ from fifteentwo.store.base import (
 
 __all__ = ["SCHEMA_VERSION", "SQLiteStore"]
 
-SCHEMA_VERSION: Final = 3
+SCHEMA_VERSION: Final = 4
 STORE_FILE: Final = "fifteentwo.sqlite3"
 JOURNAL_SUFFIX: Final = ".journal"
 DEGRADED_SECONDS: Final = 30.0
@@ -148,9 +149,22 @@ _SCHEMA_3: Final = (
     """ALTER TABLE tables ADD COLUMN due_at TEXT""",
     """CREATE INDEX tables_by_due ON tables (due_at)""",
 )
-_SCHEMA: Final = _SCHEMA_1 + _SCHEMA_2 + _SCHEMA_3
+_SCHEMA_4: Final = (  # issue 35: every rating change, for the account page
+    """CREATE TABLE rating_changes (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        account_id TEXT NOT NULL,
+        game TEXT NOT NULL,
+        before REAL NOT NULL,
+        after REAL NOT NULL,
+        rd REAL NOT NULL,
+        outcome TEXT NOT NULL,
+        at TEXT NOT NULL
+    )""",
+    """CREATE INDEX rating_changes_by_account ON rating_changes (account_id, id)""",
+)
+_SCHEMA: Final = _SCHEMA_1 + _SCHEMA_2 + _SCHEMA_3 + _SCHEMA_4
 
-MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {2: _SCHEMA_2, 3: _SCHEMA_3}
+MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {2: _SCHEMA_2, 3: _SCHEMA_3, 4: _SCHEMA_4}
 """Statements that take a database from version N-1 to N, run in one transaction each."""
 
 _JSON_COLUMNS: Final = ("seats", "scores", "hands", "record")
@@ -777,12 +791,27 @@ class SQLiteStore(Store):
         )
 
     def save_ratings(self, updates: Sequence[RatingUpdate]) -> None:
+        at = utc_now().isoformat()
+
         def work(conn: sqlite3.Connection) -> None:
             for u in updates:
                 conn.execute(
                     "UPDATE accounts SET rating = ?, rd = ?, volatility = ?, "
                     "rated_games = rated_games + 1 WHERE account_id = ?",
                     (float(u.rating), float(u.rd), float(u.volatility), u.account_id),
+                )
+                conn.execute(  # issue 35: the change is kept
+                    "INSERT INTO rating_changes (account_id, game, before, after, rd, outcome, at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        u.account_id,
+                        u.game,
+                        float(u.rating if u.before is None else u.before),
+                        float(u.rating),
+                        float(u.rd),
+                        u.outcome,
+                        at,
+                    ),
                 )
 
         self._write_or_fail(work)
@@ -935,7 +964,7 @@ class SQLiteStore(Store):
         except OSError as exc:
             raise StoreUnavailable(
                 f"cannot save to {self.path} ({why}) nor to {self.journal_path} "
-                f"({exc.strerror or exc}); the game goes on unsaved"
+                f"({exc.strerror or exc}); the game goes on unsaved until storage works again"
             ) from None
         self._degraded_until = time.monotonic() + DEGRADED_SECONDS
         if not self._journal_told:
@@ -1109,6 +1138,21 @@ class SQLiteStore(Store):
         """Queue a one-line message for the user (migration reports)."""
         self._notices.append(message)
 
+    # --- issue 35: ratings, account games, faults ---
+
+    def rating_history(self, account_id: str, limit: int = 100) -> list[RatingChange]:
+        rows = self._read(
+            lambda c: c.execute(
+                "SELECT account_id, game, before, after, rd, outcome, at FROM rating_changes "
+                "WHERE account_id = ? ORDER BY id DESC LIMIT ?",
+                (account_id, checked_int(limit, "limit")),
+            ).fetchall()
+        )
+        return [
+            RatingChange(str(a), str(g), float(b), float(af), float(rd), str(o), _when(at))
+            for a, g, b, af, rd, o, at in rows
+        ]
+
 
 # --- helpers ----------------------------------------------------------------------------------
 
@@ -1128,6 +1172,11 @@ _ACCOUNT_COLUMNS: Final = (
     "account_id, username, password_hash, created_at, rating, rd, volatility, rated_games"
 )
 _TABLE_COLUMNS: Final = "table_id, data, status, version, created_at, updated_at, due_at"
+
+
+def _when(text: str) -> datetime:
+    moment = datetime.fromisoformat(text)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _account(row: tuple[Any, ...]) -> Account:

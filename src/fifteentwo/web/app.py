@@ -34,8 +34,8 @@ from fifteentwo import __version__
 from fifteentwo.app.options import default_level, known_levels
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.rules import find_rules
-from fifteentwo.store import Store, open_store
-from fifteentwo.web.accounts import Accounts, server_secret
+from fifteentwo.store import Store, StoreError, open_store
+from fifteentwo.web.accounts import COOKIE, Accounts, Identity, server_secret
 from fifteentwo.web.bus import Bus, open_bus
 from fifteentwo.web.games import GameHub, Refused, WebGame
 from fifteentwo.web.protocol import (
@@ -220,25 +220,42 @@ def create_app(
             return body
         try:
             req = NewGameRequest.model_validate_json(body)
-            game_id, token = await hub.create(req)
+            game_id, token = await hub.create(req, account=_account_hint(request))
         except ValidationError as exc:
             return _bad("bad_request", first_error(exc))
         except Refused as exc:
-            return _bad(exc.code, str(exc))
+            return _bad(exc.code, str(exc), 503 if exc.code == "unavailable" else 400)
+        except StoreError:
+            raise  # 503 (`_store_down`)
         except FifteenTwoError as exc:
             return _bad("bad_request", str(exc))
         return JSONResponse({"game": game_id, "token": token}, status_code=201)
 
+    def _identity(request: Request) -> Identity | None:
+        return accounts().identity(request.cookies.get(COOKIE))
+
+    def _account_hint(request: Request) -> str | None:
+        """Issue 35: the owner hint of the account logged in (its games follow it)."""
+        me = _identity(request)
+        return me.owner_hint if me is not None and me.account_id else None
+
     async def list_games(request: Request) -> Response:
-        return JSONResponse({"games": await hub.in_progress(_player(request))})
+        return JSONResponse(
+            {"games": await hub.in_progress(_player(request), _account_hint(request))}
+        )
 
     async def history(request: Request) -> Response:
-        return JSONResponse(await hub.history(_player(request)))
+        return JSONResponse(await hub.history(_player(request), _account_hint(request)))
 
     async def review(request: Request) -> Response:
+        text = str(request.path_params["row"])
+        if not text.isascii() or not text.isdigit() or len(text) > 15:
+            return _bad("no_game", "no such finished game", status=404)
+        me = _identity(request)
         try:
-            row_id = int(request.path_params["row"])
-            return JSONResponse(await hub.review(row_id, _player(request)))
+            return JSONResponse(
+                await hub.review(int(text), _player(request), me.owner_hint if me else None)
+            )
         except Refused as exc:
             return _bad(exc.code, str(exc), status=404)
 
@@ -267,6 +284,9 @@ def create_app(
                             reply, game = await _handle(hub, conn, game, text)
                     except Refused as exc:
                         reply = error(exc.code, str(exc))
+                    except StoreError as exc:  # issue 35: the database is down: say so now
+                        _log.warning("store trouble: %s", exc)
+                        reply = store_trouble()
                     except FifteenTwoError as exc:
                         reply = error("refused", str(exc))
                     except Exception:  # a bug must cost one reply, never the server or the game
@@ -303,7 +323,12 @@ def create_app(
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(SecurityHeaders)],
+        exception_handlers={StoreError: _store_down},  # issue 35: 503 with JSON, never a hang
+    )
     app.state.hub = hub
     return app
 
@@ -407,6 +432,20 @@ def _player(request: Request) -> str | None:
 
 def _bad(code: str, message: str, status: int = 400) -> Response:
     return JSONResponse(error(code, message), status_code=status)
+
+
+def store_trouble() -> dict[str, Any]:
+    """Issue 35: the answer to a move or request the game store could not keep just now (the
+    page shows its trouble banner and sends the move again; nothing was changed)."""
+    return error(
+        "unavailable",
+        "the server is having trouble with its game store: that was not saved; try again",
+    )
+
+
+async def _store_down(request: Request, exc: Exception) -> Response:
+    _log.warning("store trouble answering %s: %s", request.url.path, exc)
+    return JSONResponse(store_trouble(), status_code=503, headers={"Retry-After": "2"})
 
 
 assert MAX_MESSAGE_BYTES < 65536  # uvicorn's ws_max_size is set above it in cli/serve.py
