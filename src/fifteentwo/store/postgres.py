@@ -170,6 +170,9 @@ _ACCOUNT_COLUMNS: Final = (
 _TABLE_COLUMNS: Final = "table_id, data, status, version, created_at, updated_at, due_at"
 _BAD_ROW: Final = (ValueError, TypeError, KeyError, RecursionError, StoreError)
 
+DOWN_WAIT: Final = 0.3
+"""Seconds a store call waits for a connection while the database is known to be down."""
+
 logging.getLogger("psycopg.pool").addHandler(logging.NullHandler())
 """The pool logs each failed connection attempt; we report failures ourselves, in one line."""
 
@@ -207,7 +210,7 @@ class PostgresStore(Store):
         backoff: float = 0.1,
         connect_timeout: float = 5.0,
         pool_size: int = 8,
-        deadline: float = 1.5,
+        deadline: float = 1.2,
         statement_timeout: float = 5.0,
     ) -> None:
         conninfo, from_url = split_schema(url)
@@ -219,7 +222,10 @@ class PostgresStore(Store):
         self.backoff = backoff
         self.deadline = deadline
         """Issue 35: seconds one call may spend waiting for a database that is down (retries
-        included) before it raises `StoreUnavailable`, so a move always gets an answer."""
+        included) before it raises `StoreUnavailable`, so a move always gets an answer; while
+        the database is known to be down, a call waits only `DOWN_WAIT` (a move makes several
+        calls: together they answer within 2 s)."""
+        self._down_since: float | None = None
         self._notices: list[str] = []
         search_path = sql.SQL("SET search_path TO {}").format(sql.Identifier(self.schema))
 
@@ -252,6 +258,7 @@ class PostgresStore(Store):
                 },
                 configure=configure,
                 check=ConnectionPool.check_connection,  # a restarted server's stale connections
+                reconnect_timeout=24 * 3600.0,  # keep trying to reach a database that is down
                 timeout=connect_timeout,
                 open=False,
                 name="fifteentwo",
@@ -273,12 +280,15 @@ class PostgresStore(Store):
         """Run ``work`` in one transaction; retry lost connections and serialization failures
         with back-off, then one `StoreUnavailable` line. Store errors pass through."""
         delay = self.backoff
-        give_up = time.monotonic() + self.deadline
+        down = self._down_since is not None
+        give_up = time.monotonic() + (DOWN_WAIT if down else self.deadline)
         for attempt in range(self.retries + 1):
             try:
                 wait = max(0.05, give_up - time.monotonic())
                 with self._pool.connection(timeout=wait) as conn, conn.transaction():
-                    return work(conn)
+                    result = work(conn)
+                self._down_since = None
+                return result
             except StoreError:
                 raise
             except (
@@ -288,6 +298,8 @@ class PostgresStore(Store):
                 PoolTimeout,
             ) as exc:
                 if attempt == self.retries or time.monotonic() + delay >= give_up:
+                    if self._down_since is None:
+                        self._down_since = time.monotonic()
                     raise StoreUnavailable(
                         f"cannot {what} in the game store {self.location}: {_short(exc)}"
                     ) from None
