@@ -79,7 +79,7 @@ def test_wal_mode_and_schema_version(tmp_path: Path) -> None:
     store.close()
     conn = sqlite3.connect(tmp_path / "games.sqlite3")
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert conn.execute("SELECT version FROM schema_version").fetchall() == [(3,)]
+    assert conn.execute("SELECT version FROM schema_version").fetchall() == [(4,)]
     conn.close()
 
 
