@@ -44,3 +44,59 @@ def test_the_rating_rule_is_shown_before_the_game_and_the_account_page(
     headings = ann.locator("#account-history h2").all_text_contents()
     assert headings[:2] == ["Rating history", "Statistics"]
     assert ann.errors == [] and bob.errors == []
+
+
+def test_store_trouble_shows_a_bar_above_the_board_and_the_move_is_sent_again(
+    page: Any, server: str
+) -> None:
+    """The server answers the first move with ``unavailable`` (as when its database is down):
+    the page shows the trouble bar without covering the prompt, sends the same move again by
+    itself, and the bar goes once the move is taken."""
+    import json
+
+    from browser.test_browser import start, take_turn, wait_ready
+
+    refused: list[dict[str, Any]] = []
+    acts: list[dict[str, Any]] = []
+
+    def route(ws: Any) -> None:
+        server_ws = ws.connect_to_server()
+
+        def from_page(message: Any) -> None:
+            data = json.loads(message)
+            if data.get("type") == "act":
+                acts.append(data)
+                if not refused:
+                    refused.append(data)
+                    ws.send(
+                        json.dumps(
+                            {
+                                "type": "error",
+                                "code": "unavailable",
+                                "message": "the server is having trouble with its game store",
+                            }
+                        )
+                    )
+                    return
+            server_ws.send(message)
+
+        ws.on_message(from_page)
+
+    page.route_web_socket("**/ws", route)
+    start(page, server, "short")
+    wait_ready(page)
+    before = page.get_attribute("#page-game", "data-decision")
+    take_turn(page)
+    bar = page.wait_for_selector("#trouble:not([hidden])")
+    box, prompt = bar.bounding_box(), page.locator("#prompt").bounding_box()
+    assert box is not None and prompt is not None
+    assert box["y"] + box["height"] <= prompt["y"] or prompt["y"] + prompt["height"] <= box["y"]
+    page.wait_for_function(
+        "(d) => document.getElementById('page-game').dataset.decision !== d",
+        arg=before,
+        timeout=15_000,
+    )
+    page.wait_for_selector("#trouble", state="hidden")
+    assert len(acts) == 2 and acts[0]["decision"] == acts[1]["decision"]
+    assert acts[0]["action"] == acts[1]["action"]
+    assert page.errors == []
