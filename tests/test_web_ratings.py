@@ -238,6 +238,10 @@ def test_a_person_who_leaves_a_rated_game_forfeits_it(client: TestClient) -> Non
         ann, bob_now = ratings_of(ann, 1), ratings_of(bob, 1)
     assert ann["changes"][0]["outcome"] == "won" and ann["me"]["rating"] > 1500
     assert bob_now["changes"][0]["outcome"] == "forfeit"
+    deadline = time.monotonic() + 10  # (the table notes it just after the ratings are saved)
+    while not client.get(f"/api/tables/{made['table']}").json()["results"][-1].get("rated"):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
     assert bob_now["me"]["rating"] < 1500
 
 
@@ -251,6 +255,7 @@ def test_when_everyone_leaves_the_computers_finish_an_unrated_game(client: TestC
         info = finished_table(ann, made["table"])  # nobody ever plays: computers finish it
         assert info["results"][-1]["left"] == [0, 1]
         time.sleep(0.5)  # (results are stored beside the last move)
+        assert not ann.get(f"/api/tables/{made['table']}").json()["results"][-1].get("rated")
         for who in (ann, bob):
             me = who.get("/api/me").json()
             assert (me["rating"], me["rated_games"]) == (1500, 0)

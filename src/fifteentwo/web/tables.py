@@ -675,9 +675,7 @@ class TableHub:
             )
             if rated:
                 with contextlib.suppress(Refused):
-                    await self.mutate(
-                        table.table_id, lambda t: t.data.update(rated=True), quiet=True
-                    )
+                    await self.mutate(table.table_id, _mark_rated, quiet=True)
 
     async def rematch(self, table_id: str, seat: int) -> None:
         """A seat asks for another game; when every person has, it starts (the loser deals)."""
@@ -784,6 +782,14 @@ def _reseat(table: LiveTable) -> Session:
     session = Session.from_json(data, kind=KIND)
     session.first_dealer = table.session.first_dealer
     return session
+
+
+def _mark_rated(table: LiveTable) -> None:
+    """The table had a rated game; its last result says it was rated (issue 35)."""
+    table.data["rated"] = True
+    results = table.data.get("results") or []
+    if results:
+        results[-1]["rated"] = True
 
 
 def _unclaim(table: LiveTable) -> None:
