@@ -147,6 +147,8 @@ def test_postgres_down_answers_at_once_and_play_resumes_when_it_returns(
             assert page.status_code == 503 and page.json()["code"] == "unavailable"
             history = ann.get("/api/me/history")
             assert history.status_code == 503 and history.json()["type"] == "error"
+            new = ann.post("/api/games", json={"variant": "short", "level": "greedy"})
+            assert new.status_code == 503 and new.json()["code"] == "unavailable"
             print("answer times while PostgreSQL is down:", [round(t, 2) for t in took])
             assert max(took) < 2.0, took
 
@@ -255,3 +257,58 @@ def test_a_full_disk_recovers_by_itself_and_the_game_is_stored_once(small_disk: 
             "/api/games", json={"variant": "short", "level": "greedy", "player": player}
         )
         assert again.status_code == 201  # later writes work
+
+
+def test_a_full_disk_refuses_table_moves_until_space_returns_then_stores_once(
+    small_disk: Path,
+) -> None:
+    """At a table the state lives in the store: a move that cannot be written is refused
+    (``unavailable``, nothing applied); once space returns the same move is taken, and the
+    finished game is stored once for its person."""
+    path = small_disk / "games.sqlite3"
+    app = create_app(lambda: open_store(path), workers=2, table_tick=0.05)
+    with TestClient(app) as client:
+        made = client.post(
+            "/api/tables",
+            json={
+                "variant": "short",
+                "seats": [{"kind": "person"}, {"kind": "computer", "level": "greedy"}],
+            },
+        ).json()
+        with client.websocket_connect("/ws") as ws:
+            ws.send_text(
+                json.dumps({"type": "join", "table": made["table"], "token": made["token"]})
+            )
+            state = ws.receive_json()
+            for _ in range(2):
+                ws.send_text(json.dumps(move(state)))
+                state = ws.receive_json()
+            filler = fill(small_disk)
+            refused = 0
+            for _ in range(3):
+                ws.send_text(json.dumps(move(state)))
+                reply = ws.receive_json()
+                if reply["type"] == "error":
+                    assert reply["code"] == "unavailable", reply
+                    refused += 1
+                else:
+                    state = reply
+            assert refused
+            filler.unlink()
+            for _ in range(3000):
+                if state["over"]:
+                    break
+                if not state["waiting"]:
+                    state = ws.receive_json()
+                    continue
+                ws.send_text(json.dumps(move(state)))
+                reply = ws.receive_json()
+                assert reply["type"] == "state", reply
+                state = reply
+            assert state["over"]
+        deadline = time.monotonic() + 20
+        while not client.get("/api/me/history").json()["games"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        time.sleep(0.5)
+        assert len(client.get("/api/me/history").json()["games"]) == 1  # once
