@@ -49,6 +49,7 @@ from fifteentwo.app.session import SaveError, Session
 from fifteentwo.cards import Card
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.store import GameBusy, GameNotFound, Store, StoreError, new_owner
+from fifteentwo.store.base import CorruptGame
 from fifteentwo.web.protocol import NewGameRequest
 from fifteentwo.web.view import action_json, event_json, observation_json
 
@@ -546,7 +547,7 @@ class GameHub:
         hints = [h for h in (player_hash(player), *owners) if h]
         try:
             row = await self.store_call(self.store.finished_game, row_id)
-        except GameNotFound:
+        except (GameNotFound, CorruptGame):  # (a store that is down answers 503)
             raise Refused("no_game", "no such finished game") from None
         stored = str(row.get("owner_hint", ""))
         if not any(hmac.compare_digest(stored, h) for h in hints):
