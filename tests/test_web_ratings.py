@@ -114,11 +114,7 @@ def test_a_side_that_left_never_scores_and_all_left_is_unrated(
 
 
 def two_accounts(store: SQLiteStore) -> list[dict[str, Any]]:
-    seats = []
-    for name in ("ann", "bob"):
-        account = store.create_account(name, "$argon2id$not-a-real-hash")
-        seats.append({"kind": "person", "account": account.account_id, "name": name})
-    return seats
+    return two_accounts_named(store, "ann", "bob")
 
 
 def test_the_side_that_left_forfeits_even_when_the_computer_won_for_it(tmp_path: Path) -> None:
