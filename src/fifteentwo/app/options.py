@@ -316,6 +316,22 @@ def new_session(
     )
 
 
+def options_like(options: PlayOptions, session: Session) -> PlayOptions:
+    """``options`` set to start ``session``'s game again ("another game?"): its seats and
+    levels, counting by hand or not, the cut, its target, muggins and match length. The
+    finished game is what the player chose, even when it was resumed from another run."""
+    rules = session.rules
+    return replace(
+        options,
+        players=tuple(HUMAN if seat.human else seat.level for seat in session.seats),
+        auto_count=session.auto_count,
+        random_cut=session.random_cut,
+        target=rules.target,
+        muggins=rules.muggins,
+        match_games=rules.match_games,
+    )
+
+
 def game_logger(history: History) -> Callable[[Session, GameOver], None]:
     """An ``on_game_over`` hook that stores each finished game; a failure only warns.
 
