@@ -172,3 +172,187 @@ def finished(url: str) -> list[dict[str, Any]]:
 
     with open_store(url) as store:
         return store.finished_games()
+
+
+# --- issue 35: the rating rule across processes, and Redis going down ---------------------------
+
+
+def signed_in(port: int, name: str) -> Any:
+    client = httpx.Client(
+        base_url=f"http://127.0.0.1:{port}",
+        headers={"origin": f"http://127.0.0.1:{port}"},
+        timeout=10,
+    )
+    made = client.post("/api/register", json={"username": name, "password": "a long passphrase 35"})
+    assert made.status_code == 201, made.text
+    return client
+
+
+def rated_table(ann: Any, bob: Any) -> tuple[str, str, str]:
+    made = ann.post(
+        "/api/tables",
+        json={
+            "variant": "short",
+            "seats": [{"kind": "person"}, {"kind": "person"}],
+            "away_seconds": 1,
+        },
+    )
+    assert made.status_code == 201, made.text
+    table = made.json()
+    info = ann.get(f"/api/tables/{table['table']}").json()
+    assert info["ratable"] and "forfeits" in info["rating_rule"]
+    sat = bob.post(f"/api/tables/{table['table']}/sit", json={})
+    assert sat.status_code == 201, sat.text
+    return table["table"], table["token"], sat.json()["token"]
+
+
+def wait_finished(client: Any, table: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 90
+    while (info := client.get(f"/api/tables/{table}").json())["status"] != "finished":
+        assert time.monotonic() < deadline, info["status"]
+        time.sleep(0.2)
+    return dict(info)
+
+
+def settled(client: Any, games: int) -> dict[str, Any]:
+    """``/api/me`` once the account's history holds ``games`` games (results are stored, and
+    rated or not, in the moment after the last move)."""
+    deadline = time.monotonic() + 30
+    while len(client.get("/api/me/history").json()["games"]) < games:
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    time.sleep(1.0)  # (the rating is written just after the results)
+    return dict(client.get("/api/me").json())
+
+
+def test_ratings_move_only_for_games_people_played_on_any_process(
+    tmp_path: Path, pg_url: str
+) -> None:
+    secret = secrets.token_urlsafe(24)
+    ports = [free_port(), free_port()]
+    procs = [
+        start_server(pg_url, port, tmp_path, "--redis", REDIS_URL, f"--secret={secret}")
+        for port in ports
+    ]
+    ann, bob = signed_in(ports[0], "ann"), signed_in(ports[1], "bob")
+    try:
+        # 1. a few cards, then both tabs closed: the computers finish it; nobody is rated
+        table, ann_token, bob_token = rated_table(ann, bob)
+        a = Player(0, ports[0], table, ann_token)
+        b = Player(1, ports[1], table, bob_token)
+        play([a, b], 8)
+        a.ws.close()
+        b.ws.close()
+        info = wait_finished(bob, table)
+        assert info["results"][-1]["left"] == [0, 1]
+        for who in (settled(ann, 1), settled(bob, 1)):
+            assert (who["rating"], who["rated_games"]) == (1500, 0)
+
+        # 2. bob leaves, ann plays on (on the other process): bob forfeits, ann wins
+        table, ann_token, bob_token = rated_table(ann, bob)
+        a = Player(0, ports[0], table, ann_token)
+        b = Player(1, ports[1], table, bob_token)
+        play([a, b], 8)
+        b.ws.close()
+        acted = -1
+        for _ in range(5000):  # a computer plays bob's seat once he has been away a second
+            if a.state["over"]:
+                break
+            if a.state["waiting"] and a.state["decision"] != acted:
+                acted = a.state["decision"]
+                a.act()
+            message = json.loads(a.ws.recv(timeout=15))
+            if message["type"] == "error":
+                assert message["code"] == "stale", message  # a computer moved meanwhile
+                acted = -1
+                continue
+            a.checker.check(message)
+            if message["type"] == "state" and message["decision"] >= a.state["decision"]:
+                a.state = message
+        assert a.state["over"]
+        a.ws.close()
+        info = wait_finished(ann, table)
+        assert info["results"][-1]["left"] == [1]
+        ann_now, bob_now = settled(ann, 2), settled(bob, 2)
+        assert ann_now["rated_games"] == bob_now["rated_games"] == 1
+        assert ann_now["rating"] > 1500 > bob_now["rating"]
+        (change,) = bob.get("/api/me/ratings").json()["changes"]
+        assert change["outcome"] == "forfeit" and change["game"] == f"{table}/1"
+    finally:
+        ann.close()
+        bob.close()
+        for proc in procs:
+            if proc.poll() is None:
+                kill(proc)
+
+
+def test_redis_going_down_costs_about_a_second(tmp_path: Path, pg_url: str) -> None:
+    """A Redis of the test's own, stopped mid-game: the other process learns of each move at
+    its next version check (about a second), with no error."""
+    import shutil
+    import subprocess
+
+    server = shutil.which("redis-server")
+    if server is None:
+        pytest.skip("redis-server is not installed")
+    redis_port = free_port()
+    redis_proc = subprocess.Popen(
+        [server, "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"redis://127.0.0.1:{redis_port}/0"
+    ports = [free_port(), free_port()]
+    procs: list[Any] = []
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                import redis
+
+                redis.Redis.from_url(url, socket_connect_timeout=1).ping()
+                break
+            except Exception:
+                assert time.monotonic() < deadline, "redis-server did not start"
+                time.sleep(0.1)
+        procs = [start_server(pg_url, port, tmp_path, "--redis", url) for port in ports]
+        with (
+            httpx.Client(
+                base_url=f"http://127.0.0.1:{ports[0]}",
+                headers={"origin": f"http://127.0.0.1:{ports[0]}"},
+                timeout=10,
+            ) as ann,
+            httpx.Client(
+                base_url=f"http://127.0.0.1:{ports[1]}",
+                headers={"origin": f"http://127.0.0.1:{ports[1]}"},
+                timeout=10,
+            ) as bob,
+        ):
+            table = ann.post(
+                "/api/tables",
+                json={"variant": "standard", "seats": [{"kind": "person"}, {"kind": "person"}]},
+            ).json()
+            sat = bob.post(f"/api/tables/{table['table']}/sit", json={}).json()
+            a = Player(0, ports[0], table["table"], table["token"])
+            b = Player(1, ports[1], table["table"], sat["token"])
+            play([a, b], 6)
+            redis_proc.terminate()
+            redis_proc.wait(timeout=10)
+            took = []
+            for _ in range(8):
+                began = time.monotonic()
+                assert play([a, b], 1) == 1
+                took.append(time.monotonic() - began)
+            print("move seen by the other process with Redis down:", [round(t, 2) for t in took])
+            assert max(took) < 3.0, took
+            assert a.state["decision"] == b.state["decision"]
+            a.ws.close()
+            b.ws.close()
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                kill(proc)
+        if redis_proc.poll() is None:
+            redis_proc.kill()
+            redis_proc.wait(timeout=10)

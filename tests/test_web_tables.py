@@ -322,12 +322,20 @@ def test_accounts_ratings_and_the_leaderboard(client: TestClient, store_path: Pa
             assert states[0]["table"]["seats"][1]["account"] == "bob"
             play_table({0: a, 1: b}, states, checkers)
         deadline = time.monotonic() + 20
-        while len(board := ann.get("/api/leaderboard").json()["players"]) < 2:
+        while bob.get("/api/me").json()["rated_games"] < 1:
             assert time.monotonic() < deadline
             time.sleep(0.05)
-        assert {p["username"] for p in board} == {"ann", "bob"}
-        assert board[0]["rating"] > 1500 > board[1]["rating"]
-        assert all(p["rated_games"] == 1 for p in board)
+        mine = [ann.get("/api/me").json(), bob.get("/api/me").json()]
+        assert sorted(m["rating"] > 1500 for m in mine) == [False, True]
+        assert all(m["rated_games"] == 1 and not m["on_leaderboard"] for m in mine)
+        # issue 35: one rated game is not enough for the leaderboard; the change is kept
+        board = ann.get("/api/leaderboard").json()
+        assert board["players"] == [] and board["min_games"] == 5
+        for who, me in ((ann, mine[0]), (bob, mine[1])):
+            (change,) = who.get("/api/me/ratings").json()["changes"]
+            assert change["before"] == 1500 and change["after"] == me["rating"]
+            assert change["outcome"] == ("won" if me["rating"] > 1500 else "lost")
+            assert change["game"] == f"{made['table']}/1"
         history = bob.get("/api/me/history").json()
         assert len(history["games"]) == 1
     with open_store(store_path) as store:

@@ -117,6 +117,9 @@ class Session:
     """When a resumed game was last saved before this session took it up."""
     first_dealer: int | None = None
     """Who deals first (a rematch: the loser of the last game); None cuts for deal."""
+    store_trouble: str | None = field(init=False, default=None)
+    """Why the last save failed while the store is down for now (None: saved); the next save
+    tries again (issue 35)."""
     game: Game = field(init=False)
     players: dict[int, Player] = field(init=False)
     _finished: list[FinishedGame] = field(init=False, default_factory=list)
@@ -463,11 +466,19 @@ class Session:
         except GameBusy as exc:
             raise SaveError(str(exc)) from None
         except StoreUnavailable as exc:
-            self.store = None
-            self._notice(f"warning: {exc}")
+            # issue 35: storage that is down for now (a database restarting, a full disk) is
+            # tried again at the next save, which writes the whole state: no move is lost, and
+            # a finished game waits here to be stored once
+            self._finished = finished + self._finished
+            if not self.store_trouble:
+                self._notice(f"warning: {exc} (saving again at the next move)")
+            self.store_trouble = str(exc)
+            return
         except StoreError as exc:
             self.store = None
             self._notice(f"warning: {exc}; the game goes on unsaved")
+        else:
+            self.store_trouble = None
         self._flush_notices()
 
     def _step_due(self) -> bool:

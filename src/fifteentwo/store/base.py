@@ -34,6 +34,7 @@ __all__ = [
     "GameMeta",
     "GameNotFound",
     "Owner",
+    "RatingChange",
     "RatingUpdate",
     "SavedGame",
     "Store",
@@ -389,6 +390,35 @@ class RatingUpdate:
     rating: float
     rd: float
     volatility: float
+    # issue 35: each change is kept (`Store.rating_history`): the game, the rating before, and
+    # how the game counted for this account ("won", "lost" or "forfeit")
+    game: str = ""
+    before: float | None = None
+    outcome: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One kept change of an account's rating (issue 35): which game, before and after, when."""
+
+    account_id: str
+    game: str
+    before: float
+    after: float
+    rd: float
+    outcome: str
+    at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "before": round(self.before, 1),
+            "after": round(self.after, 1),
+            "change": round(self.after - self.before, 1),
+            "rd": round(self.rd, 1),
+            "outcome": self.outcome,
+            "at": self.at.isoformat(timespec="seconds"),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -576,7 +606,12 @@ class Store(ABC):
 
     @abstractmethod
     def save_ratings(self, updates: Sequence[RatingUpdate]) -> None:
-        """In one transaction: set each account's rating and add one to its rated games."""
+        """In one transaction: set each account's rating, add one to its rated games and keep
+        the change (`rating_history`)."""
+
+    @abstractmethod
+    def rating_history(self, account_id: str, limit: int = 100) -> list[RatingChange]:
+        """An account's kept rating changes, newest first (issue 35)."""
 
     @abstractmethod
     def leaderboard(self, limit: int = 50, *, min_games: int = 1) -> list[Account]:

@@ -29,6 +29,8 @@ from fifteentwo.store.upgrade import NotAStore, upgrade
 __all__ = ["SCHEMA_VERSION", "PostgresStore", "redact", "split_schema"]
 
 DEFAULT_SCHEMA: Final = "fifteentwo"
+DOWN_WAIT: Final = 0.3
+"""Seconds a store call waits while the database is known to be down (issue 35)."""
 _NAME: Final = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 
@@ -65,6 +67,8 @@ class PostgresStore(SqlStore):
         backoff: float = 0.1,
         connect_timeout: float = 5.0,
         pool_size: int = 8,
+        deadline: float = 1.2,
+        statement_timeout: float = 5.0,
     ) -> None:
         conninfo, from_url = split_schema(url)
         self.schema = (schema or from_url or DEFAULT_SCHEMA).lower()
@@ -85,7 +89,17 @@ class PostgresStore(SqlStore):
         search_path = sql.SQL("SET search_path TO {}").format(sql.Identifier(self.schema))
 
         def connect() -> psycopg.Connection[Any]:
-            conn = psycopg.connect(conninfo, connect_timeout=timeout)
+            conn = psycopg.connect(
+                conninfo,
+                connect_timeout=max(2, timeout),
+                # issue 35: a server that stops answering is noticed, not waited for
+                keepalives=1,
+                keepalives_idle=5,
+                keepalives_interval=2,
+                keepalives_count=2,
+                tcp_user_timeout=3000,
+                options=f"-c statement_timeout={max(1, round(statement_timeout * 1000))}",
+            )
             conn.execute(search_path)
             conn.commit()
             return conn
@@ -95,10 +109,13 @@ class PostgresStore(SqlStore):
             creator=connect,
             pool_size=max(1, pool_size),
             max_overflow=0,
-            pool_timeout=connect_timeout,
+            pool_timeout=min(connect_timeout, deadline),
             pool_pre_ping=True,  # a connection the server dropped is replaced, not used
         )
         super().__init__(engine, retries=retries, backoff=backoff)
+        # issue 35: every call answers within `deadline` (retries included), and within
+        # `DOWN_WAIT` while the database is known to be down (a move makes a few calls)
+        self.deadline, self.down_wait = deadline, DOWN_WAIT
         try:
             self._write_now(self._create_schema)
         except Unavailable as exc:
@@ -111,6 +128,7 @@ class PostgresStore(SqlStore):
             raise
 
     def _create_schema(self, conn: sa.Connection) -> None:
+        conn.exec_driver_sql("SET LOCAL statement_timeout = 0")  # another creator may be slow
         # One creator at a time across processes: a transaction-scoped advisory lock.
         conn.execute(sa.select(sa.func.pg_advisory_xact_lock(sa.func.hashtext(self.schema))))
         conn.exec_driver_sql(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')

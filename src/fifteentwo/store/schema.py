@@ -27,6 +27,7 @@ __all__ = [
     "imports",
     "leases",
     "metadata",
+    "rating_changes",
     "read_time",
     "schema_version",
     "set_aside",
@@ -36,8 +37,8 @@ __all__ = [
     "web_sessions",
 ]
 
-SCHEMA_VERSION: Final = 7
-"""The newest schema (``schema_version.version``; Alembic revision ``v7``)."""
+SCHEMA_VERSION: Final = 8
+"""The newest schema (``schema_version.version``; Alembic revision ``v8``)."""
 
 
 class UtcTime(sa.types.TypeDecorator[Any]):
@@ -182,6 +183,19 @@ accounts = sa.Table(
     sa.Column("rd", sa.Float, nullable=False),
     sa.Column("volatility", sa.Float, nullable=False),
     sa.Column("rated_games", sa.Integer, nullable=False),
+)
+
+rating_changes = sa.Table(  # issue 35: every rating change, for the account page (v5)
+    "rating_changes",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("account_id", sa.Text, nullable=False),
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("before", sa.Float, nullable=False),
+    sa.Column("after", sa.Float, nullable=False),
+    sa.Column("rd", sa.Float, nullable=False),
+    sa.Column("outcome", sa.Text, nullable=False),
+    sa.Column("at", UtcTime, nullable=False),
 )
 
 tables = sa.Table(

@@ -30,6 +30,7 @@ from fifteentwo.store.base import (
     GameConflict,
     GameMeta,
     GameNotFound,
+    RatingChange,
     RatingUpdate,
     SavedGame,
     Store,
@@ -55,6 +56,7 @@ from fifteentwo.store.schema import (
     games_in_progress,
     imports,
     leases,
+    rating_changes,
     read_time,
     set_aside,
     settings,
@@ -94,6 +96,11 @@ class SqlStore(Store):
         self._notices: list[str] = []
         self._lock = threading.RLock()
         """SQLite: one thread at a time on its one connection; PostgreSQL: unused."""
+        # issue 35: a call's retries stop at a deadline (PostgreSQL sets one), shorter while the
+        # database is known to be down, so a move always gets an answer in time
+        self.deadline = float("inf")
+        self.down_wait = float("inf")
+        self._down_since: float | None = None
 
     # --- what each database decides ------------------------------------------------------------
 
@@ -164,10 +171,13 @@ class SqlStore(Store):
         delay = self.backoff
         last: BaseException | None = None
         retries = self._write_retries()
+        give_up = self._give_up_at()
         for attempt in range(retries + 1):
             try:
                 with self._connection(write=True) as conn, conn.begin():
-                    return work(conn)
+                    result = work(conn)
+                self._down_since = None
+                return result
             except _DB_ERRORS as exc:
                 last = exc
                 transient = self._transient(exc)
@@ -175,10 +185,15 @@ class SqlStore(Store):
                     raise StoreError(
                         f"cannot write the game store {self.location}: {why(exc)}"
                     ) from None
-                if (not transient and attempt >= 1) or attempt == retries:
+                if (
+                    (not transient and attempt >= 1)
+                    or attempt == retries
+                    or time.monotonic() + delay >= give_up  # issue 35
+                ):
                     break
                 time.sleep(delay)
                 delay *= 2
+        self._down_since = self._down_since or time.monotonic()
         raise Unavailable(why(last))
 
     def _before_write(self) -> None:
@@ -189,15 +204,19 @@ class SqlStore(Store):
         other failure one `StoreError` line."""
         with self._lock:
             delay = self.backoff
+            give_up = self._give_up_at()
             for attempt in range(self.retries + 1):
                 try:
                     with self._connection(write=False) as conn, conn.begin():
-                        return work(conn)
+                        result = work(conn)
+                    self._down_since = None
+                    return result
                 except _DB_ERRORS as exc:
                     message = f"cannot read the game store {self.location}: {why(exc)}"
                     if not self._transient(exc):
                         raise StoreError(message) from None
-                    if attempt == self.retries:
+                    if attempt == self.retries or time.monotonic() + delay >= give_up:
+                        self._down_since = self._down_since or time.monotonic()
                         raise StoreUnavailable(message) from None
                     time.sleep(delay)
                     delay *= 2
@@ -710,6 +729,8 @@ class SqlStore(Store):
         self._write_or_fail(lambda c: c.execute(statement))
 
     def save_ratings(self, updates: Sequence[RatingUpdate]) -> None:
+        at = utc_now()
+
         def work(conn: sa.Connection) -> None:
             for u in updates:
                 conn.execute(
@@ -720,6 +741,17 @@ class SqlStore(Store):
                         rd=float(u.rd),
                         volatility=float(u.volatility),
                         rated_games=accounts.c.rated_games + 1,
+                    )
+                )
+                conn.execute(  # issue 35: the change is kept
+                    sa.insert(rating_changes).values(
+                        account_id=u.account_id,
+                        game=u.game,
+                        before=float(u.rating if u.before is None else u.before),
+                        after=float(u.rating),
+                        rd=float(u.rd),
+                        outcome=u.outcome,
+                        at=at,
                     )
                 )
 
@@ -947,6 +979,27 @@ class SqlStore(Store):
         return int(self._write_or_fail(lambda c: c.execute(statement).rowcount))
 
     # --- end of web sessions and security (issue 35) --------------------------------------------
+
+    # --- issue 35: ratings, account games, faults ---
+
+    def _give_up_at(self) -> float:
+        """When a call stops retrying (`deadline`; `down_wait` while known to be down)."""
+        wait = self.down_wait if self._down_since is not None else self.deadline
+        return time.monotonic() + wait
+
+    def rating_history(self, account_id: str, limit: int = 100) -> list[RatingChange]:
+        c = rating_changes.c
+        query = (
+            sa.select(c.account_id, c.game, c.before, c.after, c.rd, c.outcome, c.at)
+            .where(c.account_id == account_id)
+            .order_by(c.id.desc())
+            .limit(checked_int(limit, "limit"))
+        )
+        rows = self._read(lambda conn: conn.execute(query).all())
+        return [
+            RatingChange(str(a), str(g), float(b), float(af), float(rd), str(o), read_time(at))
+            for a, g, b, af, rd, o, at in rows
+        ]
 
 
 # --- helpers ----------------------------------------------------------------------------------

@@ -88,6 +88,8 @@ class SQLiteStore(SqlStore):
         self.busy_timeout = busy_timeout
         super().__init__(None, retries=retries, backoff=backoff)
         self._journal_told = False
+        self._reconnect = False
+        """Issue 35: open a fresh connection before the next write (the last one failed)."""
         self._degraded_until = 0.0
         """After a write went to the journal, later writes try once (no back-off) for a while,
         so a long lock does not slow every move."""
@@ -195,13 +197,18 @@ class SQLiteStore(SqlStore):
         return 0 if time.monotonic() < self._degraded_until else self.retries
 
     def _give_up_at_once(self, exc: BaseException) -> bool:
+        # issue 35: after a full disk (or an I/O error) the connection may stay unusable when
+        # space returns: the next write opens a fresh one (`_before_write`)
+        self._reconnect = True
         return False  # read-only, full, I/O: tried once more, then the journal
 
     def _before_write(self) -> None:
         """The database file vanished (the data dir was removed): make a new one, so writes
-        never go to a deleted file; if that fails the write is journalled."""
-        if self._engine is not None and self.path.exists():
+        never go to a deleted file; if that fails the write is journalled. After a write that
+        failed for good (a full disk), a fresh connection (issue 35)."""
+        if self._engine is not None and self.path.exists() and not self._reconnect:
             return
+        self._reconnect = False
         if self._engine is not None:
             self._engine.dispose()
             self._engine = None
@@ -276,7 +283,7 @@ class SQLiteStore(SqlStore):
         except OSError as exc:
             raise StoreUnavailable(
                 f"cannot save to {self.path} ({why}) nor to {self.journal_path} "
-                f"({exc.strerror or exc}); the game goes on unsaved"
+                f"({exc.strerror or exc}); the game goes on unsaved until storage works again"
             ) from None
         self._degraded_until = time.monotonic() + DEGRADED_SECONDS
         if not self._journal_told:

@@ -35,7 +35,7 @@ from fifteentwo.app.options import default_level, known_levels
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.rules import find_rules
 from fifteentwo.store import Store, StoreError, open_store
-from fifteentwo.web.accounts import COOKIE, SECURE_COOKIE, Accounts, server_secret
+from fifteentwo.web.accounts import COOKIE, SECURE_COOKIE, Accounts, Identity, server_secret
 from fifteentwo.web.bus import Bus, open_bus
 from fifteentwo.web.games import GameHub, Refused, WebGame
 from fifteentwo.web.lobby import lobby_routes
@@ -167,6 +167,8 @@ def create_app(
         found: RateLimits = parts["limits"]
         return found
 
+    visitors = Visitors(accounts, hub.compute, config)
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
@@ -229,27 +231,44 @@ def create_app(
             return body
         try:
             req = NewGameRequest.model_validate_json(body)
-            game_id, token = await hub.create(req)
+            game_id, token = await hub.create(req, account=await _account_hint(request))
         except ValidationError as exc:
             return _bad("bad_request", first_error(exc))
         except Refused as exc:
-            return _bad(exc.code, str(exc))
+            return _bad(exc.code, str(exc), 503 if exc.code == "unavailable" else 400)
+        except StoreError:
+            raise  # 503 (`_store_down`)
         except FifteenTwoError as exc:
             return _bad("bad_request", str(exc))
         return JSONResponse({"game": game_id, "token": token}, status_code=201)
 
+    async def _identity(request: Request) -> Identity | None:
+        """The request's live session (`web.visitors`), or None."""
+        me = await visitors.who(request)
+        return me if me.key else None
+
+    async def _account_hint(request: Request) -> str | None:
+        """Issue 35: the owner hint of the account logged in (its games follow it)."""
+        me = await _identity(request)
+        return me.owner_hint if me is not None and me.account_id else None
+
     async def list_games(request: Request) -> Response:
-        return JSONResponse({"games": await hub.in_progress(_player(request))})
+        return JSONResponse(
+            {"games": await hub.in_progress(_player(request), await _account_hint(request))}
+        )
 
     async def history(request: Request) -> Response:
-        return JSONResponse(await hub.history(_player(request)))
+        return JSONResponse(await hub.history(_player(request), await _account_hint(request)))
 
     async def review(request: Request) -> Response:
-        row = request.path_params["row"]
+        row = str(request.path_params["row"])
         if not (row.isascii() and row.isdigit() and len(row) < 19):
             return _bad("no_game", "no such finished game", status=404)
+        me = await _identity(request)
         try:
-            return JSONResponse(await hub.review(int(row), _player(request)))
+            return JSONResponse(
+                await hub.review(int(row), _player(request), me.owner_hint if me else None)
+            )
         except Refused as exc:
             return _bad(exc.code, str(exc), status=404)
 
@@ -285,6 +304,9 @@ def create_app(
                             metrics.action(kind, started)
                     except Refused as exc:
                         reply = error(exc.code, str(exc))
+                    except StoreError as exc:  # issue 35: the database is down: say so now
+                        _log.warning("store trouble: %s", exc)
+                        reply = store_trouble()
                     except FifteenTwoError as exc:
                         reply = error("refused", str(exc))
                     except Exception as exc:  # a bug must cost one reply, never the server
@@ -316,7 +338,7 @@ def create_app(
 
     routes = [
         *social_routes(tables, accounts, hub.compute, config, limits),
-        *lobby_routes(tables, Visitors(accounts, hub.compute, config)),
+        *lobby_routes(tables, visitors),
         Route("/t/{table}", index),
         Route("/t/{table}/watch/{token}", index),
         Route("/leaderboard", index),
@@ -342,7 +364,7 @@ def create_app(
         routes=routes,
         lifespan=lifespan,
         middleware=middleware,
-        exception_handlers={StoreError: _store_trouble},
+        exception_handlers={StoreError: _store_down},  # issue 35: 503 with JSON, never a hang
     )
     app.state.hub = hub
     app.state.ops = ops
@@ -488,12 +510,6 @@ async def _body(request: Request) -> bytes | Response:
     return body or b"{}"
 
 
-async def _store_trouble(request: Request, exc: Exception) -> Response:
-    """A store that cannot answer (sessions are read on every request): 503, one JSON line."""
-    _log.warning("game store: %s", exc)
-    return _bad("unavailable", f"the game store cannot answer now: {exc}"[:300], status=503)
-
-
 def _player(request: Request) -> str | None:
     key = request.headers.get("x-player", "")
     if not 8 <= len(key) <= 128 or not key.replace("-", "").replace("_", "").isalnum():
@@ -503,6 +519,20 @@ def _player(request: Request) -> str | None:
 
 def _bad(code: str, message: str, status: int = 400) -> Response:
     return JSONResponse(error(code, message), status_code=status)
+
+
+def store_trouble() -> dict[str, Any]:
+    """Issue 35: the answer to a move or request the game store could not keep just now (the
+    page shows its trouble banner and sends the move again; nothing was changed)."""
+    return error(
+        "unavailable",
+        "the server is having trouble with its game store: that was not saved; try again",
+    )
+
+
+async def _store_down(request: Request, exc: Exception) -> Response:
+    _log.warning("store trouble answering %s: %s", request.url.path, exc)
+    return JSONResponse(store_trouble(), status_code=503, headers={"Retry-After": "2"})
 
 
 assert MAX_MESSAGE_BYTES < 65536  # uvicorn's ws_max_size is set above it in cli/serve.py

@@ -61,6 +61,10 @@ class LocalBus(Bus):
     """One server process: every connection is local, there is nobody else to tell."""
 
 
+PUBLISH_WAIT: Final = 1.0
+"""Seconds a publish may take before it is given up."""
+
+
 class RedisBus(Bus):
     """Redis pub/sub (redis-py's asyncio client); reconnects with back-off if Redis restarts."""
 
@@ -116,7 +120,9 @@ class RedisBus(Bus):
 
     async def publish(self, table_id: str, version: int) -> None:
         body = {"table": table_id, "version": version, "from": self.me}
-        await self._redis.publish(CHANNEL, json.dumps(body))
+        # issue 35: a Redis that stops answering costs a second at most (the other processes
+        # catch up at their next version check)
+        await asyncio.wait_for(self._redis.publish(CHANNEL, json.dumps(body)), PUBLISH_WAIT)
 
     async def publish_talk(self, table_id: str, message: dict[str, Any]) -> None:
         body = {"table": table_id, "message": message, "from": self.me}

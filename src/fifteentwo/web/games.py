@@ -49,6 +49,7 @@ from fifteentwo.app.session import SaveConflict, SaveError, Session
 from fifteentwo.cards import Card
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.store import GameBusy, GameNotFound, Store, StoreError, new_owner
+from fifteentwo.store.base import CorruptGame, StoreUnavailable
 from fifteentwo.web.protocol import NewGameRequest
 from fifteentwo.web.view import action_json, event_json, observation_json
 
@@ -275,9 +276,15 @@ class GameHub:
         """Whether this process computes the session's computer turn (one process per turn)."""
         if session.game_id is None or session.version is None:
             return True
-        return self.store.claim_turn(
-            session.game_id, session.version, owner=self.process, seconds=CLAIM_SECONDS
-        )
+        try:
+            return self.store.claim_turn(
+                session.game_id, session.version, owner=self.process, seconds=CLAIM_SECONDS
+            )
+        except StoreUnavailable:
+            # issue 35: a store that is down (a full disk, a database restarting) holds no
+            # claim for anyone: this process plays the turn, and the session saves it once the
+            # store is back (`Session.save`), so the person's move is neither refused nor lost
+            return True
 
     # --- plumbing ----------------------------------------------------------------------------
 
@@ -317,8 +324,11 @@ class GameHub:
 
     # --- games -------------------------------------------------------------------------------
 
-    async def create(self, request: NewGameRequest) -> tuple[str, str]:
-        """Start a game: returns its id and the token that plays it (shown once, never stored)."""
+    async def create(
+        self, request: NewGameRequest, *, account: str | None = None
+    ) -> tuple[str, str]:
+        """Start a game: returns its id and the token that plays it (shown once, never stored).
+        ``account``: the owner hint of the account logged in, whose history keeps the game."""
         level = request.level
         try:
             level = check_level(level)
@@ -345,7 +355,7 @@ class GameHub:
             store=self.store,
             owner=self.owner,
             kind=KIND,
-            owner_hint=player_hash(request.player),
+            owner_hint=account or player_hash(request.player),  # issue 35: the account's game
             on_notice=_log.warning,
             web={"token": token_hash(token), "coach": request.coach},
             optimistic=True,
@@ -620,35 +630,41 @@ class GameHub:
 
     # --- after the game ----------------------------------------------------------------------
 
-    async def history(self, player: str | None) -> dict[str, Any]:
-        """Finished games and totals of one browser (by its key)."""
+    async def history(self, player: str | None, account: str | None = None) -> dict[str, Any]:
+        """Finished games and totals of one browser (by its key), or of the account logged in
+        there (issue 35: an account's games follow it to any device)."""
         from fifteentwo.web.stats import history_json
 
-        hint = player_hash(player)
+        hint = account or player_hash(player)
         if not hint:
             return {"games": [], "totals": [], "roles": {}}
         rows = await self.store_call(self.store.finished_games, 200, owner_hint=hint)
         totals = await self.store_call(self.store.totals, owner_hint=hint)
         return history_json(rows, totals)
 
-    async def in_progress(self, player: str | None) -> list[dict[str, Any]]:
-        """Games in progress of one browser (ids and details; tokens stay in the browser)."""
-        hint = player_hash(player)
-        if not hint:
-            return []
-        saved = await self.store_call(self.store.list_games, owner_hint=hint)
+    async def in_progress(
+        self, player: str | None, account: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Games in progress of one browser and of its account (ids and details; tokens stay
+        in the browser that started them)."""
+        saved = []
+        for hint in dict.fromkeys(h for h in (player_hash(player), account) if h):
+            saved += await self.store_call(self.store.list_games, owner_hint=hint)
         return [g.to_json() for g in saved if g.meta.kind == KIND]
 
-    async def review(self, row_id: int, player: str | None) -> dict[str, Any]:
-        """The review of one finished game of this browser (computed once, then kept)."""
+    async def review(self, row_id: int, player: str | None, *owners: str | None) -> dict[str, Any]:
+        """The review of one finished game of this browser, or of the account or cookie
+        identity given in ``owners`` (issue 35: a table game's review opens on any of its
+        players' devices); computed once, then kept."""
         from fifteentwo.web.stats import review_json
 
-        hint = player_hash(player)
+        hints = [h for h in (player_hash(player), *owners) if h]
         try:
             row = await self.store_call(self.store.finished_game, row_id)
-        except (GameNotFound, StoreError):
+        except (GameNotFound, CorruptGame):  # (a store that is down answers 503)
             raise Refused("no_game", "no such finished game") from None
-        if not hint or not hmac.compare_digest(str(row.get("owner_hint", "")), hint):
+        stored = str(row.get("owner_hint", ""))
+        if not any(hmac.compare_digest(stored, h) for h in hints):
             raise Refused("no_game", "no such finished game")
         cached = self._reviews.get(row_id)
         if cached is None:

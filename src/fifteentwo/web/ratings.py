@@ -3,26 +3,72 @@
 A game is rated only when every seat is a person with an account. Each account is updated
 against every seat on another side, with the other seats' ratings from before the game, so the
 order of updates does not matter; a partnership game counts each opponent once.
+
+Only games people played move a rating (issue 35; docs/web.md, "Ratings"). A side whose seat a
+computer had to play (its person was away longer than the table's away time) *left* the game:
+it forfeits, whatever the board said; a side that left cannot gain. If every side left, nobody
+played it and the game is unrated. The sides that left are read from the table's stored state
+(``left`` marks on its seats, kept with the finished game), so any server process decides alike.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Collection, Sequence
+from typing import Any, Final
 
 from fifteentwo.store import Store
 from fifteentwo.store.base import RatingUpdate
 
-__all__ = ["rate_table_game"]
+__all__ = ["MIN_LEADERBOARD_GAMES", "RATING_RULE", "outcomes", "rate_table_game", "rating_terms"]
+
+MIN_LEADERBOARD_GAMES: Final = 5
+"""Rated games an account needs before the leaderboard lists it (a new rating is too unsure)."""
+
+RATING_RULE: Final = (
+    "Rated: leaving the game forfeits it. A seat the computer has to play for its away person "
+    "loses the game for that side; if every side leaves, the game is not rated."
+)
+"""What the table shows before a rated game starts."""
 
 
-def rate_table_game(store: Store, seats: Sequence[dict[str, Any]], winner: int, sides: int) -> bool:
-    """Rate a finished table game (``winner``: the winning side) if every seat holds an
-    account; True if it was rated."""
+def outcomes(sides: int, winner: int, left: Collection[int]) -> list[list[float]] | None:
+    """``result[a][b]``: side a's score against side b (1 win, 0 loss), or None when the game
+    is unrated because every side left. A side that left loses to every side that stayed; two
+    sides that both stayed (or both left) count the board (the winner beats the others)."""
+    if sides < 2 or all(side in left for side in range(sides)):
+        return None
+    table: list[list[float]] = []
+    for a in range(sides):
+        row = []
+        for b in range(sides):
+            if (a in left) != (b in left):
+                row.append(0.0 if a in left else 1.0)
+            else:
+                row.append(1.0 if a == winner else 0.0)
+        table.append(row)
+    return table
+
+
+def rate_table_game(
+    store: Store,
+    seats: Sequence[dict[str, Any]],
+    winner: int,
+    sides: int,
+    *,
+    left: Collection[int] = (),
+    game: str = "",
+) -> bool:
+    """Rate a finished table game (``winner``: the winning side on the board; ``left``: the
+    seats a computer played for an away person) if every seat holds an account and someone
+    stayed; True if it was rated. Each change is kept with ``game`` (`Store.rating_history`)."""
     import glicko2  # type: ignore[import-untyped]
 
     ids = [s.get("account") for s in seats]
     if len(ids) < 2 or any(s["kind"] != "person" or not s.get("account") for s in seats):
+        return False
+    left_sides = {int(i) % sides for i in left}
+    results = outcomes(sides, winner, left_sides)
+    if results is None:
         return False
     accounts = [store.account(str(i)) for i in ids]
     if any(a is None for a in accounts):
@@ -30,14 +76,42 @@ def rate_table_game(store: Store, seats: Sequence[dict[str, Any]], winner: int, 
     updates = []
     for i, account in enumerate(accounts):
         assert account is not None
+        side = i % sides
         player = glicko2.Player(account.rating, account.rd, account.volatility)
-        others = [j for j in range(len(seats)) if j % sides != i % sides]
+        others = [j for j in range(len(seats)) if j % sides != side]
         ratings = [accounts[j].rating for j in others]  # type: ignore[union-attr]
         rds = [accounts[j].rd for j in others]  # type: ignore[union-attr]
-        outcomes = [1 if i % sides == winner else 0 for _ in others]
-        player.update_player(ratings, rds, outcomes)
+        scores = [results[side][j % sides] for j in others]
+        player.update_player(ratings, rds, scores)
+        after = float(player.rating)
+        if side in left_sides:
+            after = min(after, account.rating)  # a side that left cannot gain
+            outcome = "forfeit"
+        else:
+            beat_all = all(results[side][o] == 1.0 for o in range(sides) if o != side)
+            outcome = "won" if beat_all else "lost"
         updates.append(
-            RatingUpdate(account.account_id, float(player.rating), float(player.rd), player.vol)
+            RatingUpdate(
+                account.account_id,
+                after,
+                float(player.rd),
+                player.vol,
+                game=game,
+                before=account.rating,
+                outcome=outcome,
+            )
         )
     store.save_ratings(updates)
     return True
+
+
+def rating_terms(seats: Sequence[dict[str, Any]], *, casual: bool = False) -> dict[str, Any]:
+    """What a table tells its people before a game: whether a game here can be rated (not a
+    casual table, every seat a person), whether it will be (every seat taken by an account),
+    and the rule."""
+    ratable = not casual and len(seats) >= 2 and all(s["kind"] == "person" for s in seats)
+    return {
+        "ratable": ratable,
+        "will_rate": ratable and all(s.get("account") for s in seats),
+        "rating_rule": RATING_RULE if ratable else None,
+    }

@@ -23,6 +23,7 @@ from fifteentwo.store import StoreError
 from fifteentwo.web.accounts import MAX_PASSWORD, Accounts, Identity
 from fifteentwo.web.games import Refused
 from fifteentwo.web.protocol import NewTableRequest, SitRequest, first_error
+from fifteentwo.web.ratings import MIN_LEADERBOARD_GAMES
 from fifteentwo.web.security import RateLimits, SecurityConfig, client_address
 from fifteentwo.web.tables import TableHub
 from fifteentwo.web.visitors import Visitors
@@ -224,24 +225,51 @@ def social_routes(
         me = await who(request)
         data: dict[str, Any] = {"username": me.username}
         if me.account_id:
-            account = await run(accounts().store.account, me.account_id)
+            try:
+                account = await run(accounts().store.account, me.account_id)
+            except StoreError as exc:
+                return _bad("unavailable", str(exc), 503)
             if account is not None:
                 data.update(account.to_json())
+                data["on_leaderboard"] = account.rated_games >= MIN_LEADERBOARD_GAMES
         return await reply(request, data, me)
 
     async def leaderboard(request: Request) -> Response:
-        board = await run(accounts().store.leaderboard, 100)
+        # issue 35: only accounts with enough rated games, with their rating deviation
+        try:
+            board = await run(
+                partial(accounts().store.leaderboard, 100, min_games=MIN_LEADERBOARD_GAMES)
+            )
+        except StoreError as exc:
+            return _bad("unavailable", str(exc), 503)
         return JSONResponse(
-            {"players": [dict(a.to_json(), rank=i + 1) for i, a in enumerate(board)]}
+            {
+                "players": [dict(a.to_json(), rank=i + 1) for i, a in enumerate(board)],
+                "min_games": MIN_LEADERBOARD_GAMES,
+            }
         )
+
+    async def my_ratings(request: Request) -> Response:
+        """Issue 35: the account's rating changes (game, before, after, when), newest first."""
+        me = await who(request)
+        if not me.account_id:
+            return _bad("not_logged_in", "log in to see your ratings", 401)
+        try:
+            changes = await run(accounts().store.rating_history, me.account_id, 200)
+        except StoreError as exc:
+            return _bad("unavailable", str(exc), 503)
+        return await reply(request, {"changes": [c.to_json() for c in changes]}, me)
 
     async def my_history(request: Request) -> Response:
         from fifteentwo.web.stats import history_json
 
         me = await who(request)
         store = accounts().store
-        rows = await run(partial(store.finished_games, 200, owner_hint=me.owner_hint))
-        totals = await run(partial(store.totals, owner_hint=me.owner_hint))
+        try:
+            rows = await run(partial(store.finished_games, 200, owner_hint=me.owner_hint))
+            totals = await run(partial(store.totals, owner_hint=me.owner_hint))
+        except StoreError as exc:
+            return _bad("unavailable", str(exc), 503)
         return await reply(request, history_json(rows, totals), me)
 
     return [
@@ -255,6 +283,7 @@ def social_routes(
         Route("/api/password", change_password, methods=["POST"]),
         Route("/api/me", whoami),
         Route("/api/me/history", my_history),
+        Route("/api/me/ratings", my_ratings),
         Route("/api/leaderboard", leaderboard),
     ]
 

@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any, Final
 
 from fifteentwo.actions import CHANCE, Action, Count, Event, GameOver
@@ -47,7 +48,7 @@ from fifteentwo.web.bus import Bus, LocalBus
 from fifteentwo.web.games import Listener, Refused, to_action, token_hash
 from fifteentwo.web.matchmaking import LocalMatchmaker, Matchmaker, RedisMatchmaker
 from fifteentwo.web.protocol import NewTableRequest
-from fifteentwo.web.ratings import rate_table_game
+from fifteentwo.web.ratings import rate_table_game, rating_terms
 from fifteentwo.web.talk import (
     HISTORY,
     PHRASES,
@@ -123,6 +124,7 @@ class LiveTable:
                     if s.get("away_since") is None
                     else round(now - float(s["away_since"]), 1),
                     "played_by_computer": bool(s.get("covered")),
+                    "left": bool(s.get("left")),
                     "rematch": bool(s.get("rematch")),
                     "account": s.get("username"),
                 }
@@ -137,6 +139,7 @@ class LiveTable:
             "rated_table": not self.data.get("casual", False),
             "lobby": bool(self.data.get("lobby", False)),
             "quick": bool(self.data.get("quick", False)),
+            **rating_terms(self.seats, casual=bool(self.data.get("casual", False))),
         }
 
     def lobby_entry(self, created_at: str) -> dict[str, Any] | None:
@@ -814,13 +817,19 @@ class TableHub:
             final = record.get("final") or {}
             sides = find_rules(table.data["variant"]).sides
             rated = await self._store_call(
-                rate_table_game, store, table.seats, int(final.get("winner", -1)), sides
+                partial(
+                    rate_table_game,
+                    left=[int(i) for i in table.data.get("pending_left") or ()],
+                    game=f"{table.table_id}/{len(table.data.get('results') or ())}",
+                ),
+                store,
+                table.seats,
+                int(final.get("winner", -1)),
+                sides,
             )
             if rated:
                 with contextlib.suppress(Refused):
-                    await self.mutate(
-                        table.table_id, lambda t: t.data.update(rated=True), quiet=True
-                    )
+                    await self.mutate(table.table_id, _mark_rated, quiet=True)
 
     async def rematch(self, table_id: str, seat: int) -> None:
         """A seat asks for another game; when every person has, it starts (the loser deals)."""
@@ -950,12 +959,26 @@ def _reseat(table: LiveTable) -> Session:
     return session
 
 
+def _mark_rated(table: LiveTable) -> None:
+    """The table had a rated game; its last result says it was rated (issue 35)."""
+    table.data["rated"] = True
+    results = table.data.get("results") or []
+    if results:
+        results[-1]["rated"] = True
+
+
 def _unclaim(table: LiveTable) -> None:
     table.data.pop("storing_since", None)
 
 
 def _stored(table: LiveTable) -> None:
-    for key in ("pending_finished", "pending_record", "pending_seed", "storing_since"):
+    for key in (
+        "pending_finished",
+        "pending_record",
+        "pending_seed",
+        "pending_left",
+        "storing_since",
+    ):
         table.data.pop(key, None)
 
 
@@ -1013,6 +1036,7 @@ def _attend(table: LiveTable, now: float) -> None:
             return
         for i in expired:
             table.seats[i]["covered"] = True
+            table.seats[i]["left"] = True  # issue 35: this side forfeits a rated game
         table.session = _reseat(table)
         _run_on(table)
         return
@@ -1054,9 +1078,13 @@ def _finish_into(table: LiveTable) -> None:
     if not done:
         return
     game = done[-1]
+    # issue 35: the seats a computer played for an away person, kept with the result (stored
+    # table state, so whichever process rates the game applies the forfeit rule alike)
+    left = sorted(i for i, s in enumerate(table.seats) if s.pop("left", None))
     table.data.setdefault("results", []).append(
-        {"winner": game.winner, "scores": list(game.scores), "skunk": game.skunk}
+        {"winner": game.winner, "scores": list(game.scores), "skunk": game.skunk, "left": left}
     )
+    table.data["pending_left"] = left
     table.data["pending_finished"] = [
         {"seat": i, "player": s.get("player", "")}
         for i, s in enumerate(table.seats)

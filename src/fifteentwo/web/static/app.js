@@ -113,6 +113,7 @@ function act(action) {
     return;
   }
   game.busy = true;
+  game.unsent = { type: "act", decision: game.state.decision, action, tries: 0 };  // issue 35
   send({ type: "act", decision: game.state.decision, action });
   if (action.kind === "play") {  // the card leaves the hand at once (it is on its way to the pile)
     $("hand").querySelector(`button.card[data-card="${action.card}"]`)?.remove();
@@ -138,10 +139,46 @@ function flushPending(msg) {
   else $("status-line").textContent = "Your move made while disconnected was not sent: the game moved on.";
 }
 
+// --- issue 35: the server's store is in trouble: a banner, and the move sent again -------------
+
+const RETRIES = 15;
+
+function trouble(on, text) {
+  let bar = $("trouble");
+  if (!bar) {  // a bar in the page's flow above the board: it never covers the prompt
+    bar = document.createElement("div");
+    bar.id = "trouble";
+    bar.className = "trouble";
+    bar.setAttribute("role", "alert");
+    const page = $("page-game");
+    page.insertBefore(bar, page.firstChild);
+  }
+  bar.hidden = !on;
+  bar.dataset.trouble = on ? "1" : "0";
+  if (text) bar.textContent = text;
+}
+
+function retryUnsent() {
+  const move = game.unsent;
+  if (!move || !game.state || move.decision !== game.state.decision) { game.unsent = null; return; }
+  if (move.tries++ >= RETRIES) {
+    game.unsent = null;
+    trouble(true, "The server is having trouble: your move was not sent. Try it again in a moment.");
+    return;
+  }
+  trouble(true, "The server is having trouble saving games: your move will be sent again by itself…");
+  game.busy = true;
+  setTimeout(() => {
+    if (game.unsent === move) send({ type: "act", decision: move.decision, action: move.action });
+  }, 2000);
+}
+
 async function receive(msg) {
   $("conn").hidden = true;
   if (msg.type === "state") {
     if (msg.talk) talkHistory(msg.talk, msg.you);
+    game.unsent = null;
+    trouble(false);
     if (!msg.view) {  // a table still filling its seats
       game.state = msg;
       game.names = msg.names;
@@ -171,6 +208,7 @@ async function receive(msg) {
     showHint(msg);
   } else if (msg.type === "error") {
     game.busy = false;
+    if (msg.code === "unavailable") { retryUnsent(); renderControls(); return; }
     if (msg.code === "no_table") {
       $("status-line").textContent = "This link does not open a table: it is closed, or the link is wrong.";
       game.closing = true;
@@ -718,6 +756,7 @@ function renderWaitingRoom(msg) {
   $("status-line").textContent = msg.table.status === "open"
     ? `Waiting for ${free} more ${free === 1 ? "person" : "people"}: send them the seat link.`
     : `Table ${msg.table.status}.`;
+  if (msg.table.rating_rule) $("status-line").textContent += ` ${msg.table.rating_rule}`;  // issue 35
   $("prompt").textContent = "";
   $("hand").innerHTML = "";
   $("opponents").innerHTML = "";

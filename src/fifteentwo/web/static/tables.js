@@ -214,6 +214,7 @@ export function renderTablePanel(table, you, names) {
   $("share-watch").closest("label").hidden = !(held && held.watch);
   $("share-watch").value = held && held.watch ? `${location.origin}${held.watch}` : "";
   addShareButtons();
+  ratingRule(table);
   const timer = $("turn-timer");
   timer.textContent = "";
   if (table.status === "adjourned") timer.textContent = "Adjourned: it goes on when the away player is back.";
@@ -259,6 +260,21 @@ async function copyLink(input, what) {
     try { done = document.execCommand("copy"); } catch { done = false; }
   }
   $("share-note").textContent = done ? `Copied ${what}.` : `Could not copy: select ${what} and copy it.`;
+}
+
+// --- issue 35: the rating rule, shown at the table before and during a rated game ---------------
+
+function ratingRule(table) {
+  let line = $("rating-rule");
+  if (!line) {
+    line = h("p", { id: "rating-rule", class: "rating-rule" });
+    $("table-panel").append(line);
+  }
+  line.hidden = !table.rating_rule;
+  line.dataset.willRate = table.will_rate ? "1" : "0";
+  line.textContent = table.rating_rule
+    ? (table.will_rate ? table.rating_rule : `${table.rating_rule} (Rated when every seat is signed in.)`)
+    : "";
 }
 
 // --- accounts ----------------------------------------------------------------------------------
@@ -310,14 +326,51 @@ export async function accountPage(api) {
   };
   const box = $("account-history");
   box.innerHTML = "";
+  await accountGames(api, box, Boolean(me.username));
+}
+
+// --- issue 35: the account's games (tables and the computer), statistics and rating history -----
+
+async function accountGames(api, box, signedIn) {
   const data = await api("/api/me/history");
-  box.append(h("h2", {}, "Games at tables"));
-  const games = data.games.filter((g) => g.kind === "table");
-  if (!games.length) { box.append(h("p", {}, "None yet.")); return; }
-  const ul = h("ul", { class: "plain-list" });
-  for (const g of games.slice(0, 50)) {
+  if (signedIn) {
+    const ratings = await api("/api/me/ratings");
+    box.append(h("h2", {}, "Rating history"));
+    if (!ratings.changes.length) box.append(h("p", {}, "No rated games yet."));
+    else {
+      const t = h("table", { id: "rating-history" });
+      const head = h("tr");
+      for (const name of ["When", "Game", "Result", "Before", "After", "Change"]) head.append(h("th", { scope: "col" }, name));
+      t.append(h("thead", {}, head));
+      const body = h("tbody");
+      for (const c of ratings.changes) {
+        const tr = h("tr", { "data-outcome": c.outcome });
+        const sign = c.change > 0 ? "+" : "";
+        for (const cell of [new Date(c.at).toLocaleString(), c.game, c.outcome, Math.round(c.before), Math.round(c.after), `${sign}${c.change}`]) {
+          tr.append(h("td", {}, String(cell)));
+        }
+        body.append(tr);
+      }
+      t.append(body);
+      box.append(h("div", { class: "table-wrap" }, t));
+    }
+  }
+  box.append(h("h2", {}, "Statistics"));
+  if (!data.totals.length) box.append(h("p", {}, "No finished games yet."));
+  const stats = h("ul", { class: "plain-list", id: "account-totals" });
+  for (const t of data.totals) {
+    const rate = t.win_rate === null ? "" : ` · ${Math.round(100 * t.win_rate)}% won`;
+    stats.append(h("li", {}, `${t.variant} against ${t.levels}: ${t.games} games, ${t.wins} won, ${t.losses} lost${rate}`));
+  }
+  box.append(stats);
+  box.append(h("h2", {}, "Games"));
+  if (!data.games.length) { box.append(h("p", {}, "None yet.")); return; }
+  const ul = h("ul", { class: "plain-list", id: "account-games" });
+  for (const g of data.games.slice(0, 50)) {
     const when = g.finished_at ? new Date(g.finished_at).toLocaleString() : "";
-    ul.append(h("li", {}, `${when} · ${g.variant} · ${(g.scores || []).join("–")} · ${g.won ? "won" : "lost"}`));
+    const where = g.kind === "table" ? "table" : "against the computer";
+    const link = h("a", { href: `#/review/${g.id}` }, "review");
+    ul.append(h("li", { "data-game": String(g.id) }, `${when} · ${g.variant} · ${where} · ${(g.scores || []).join("–")} · ${g.won ? "won" : "lost"} · `, link));
   }
   box.append(ul);
 }
@@ -328,7 +381,7 @@ export async function leaderboardPage(api) {
   const data = await api("/api/leaderboard");
   box.innerHTML = "";
   if (!data.players.length) {
-    box.append(h("p", {}, "No rated games yet: games at a table between two people with accounts are rated."));
+    box.append(h("p", {}, `No one listed yet: games at a table between people with accounts are rated, and a player is listed after ${data.min_games ?? 5} rated games.`));
     return;
   }
   const t = h("table");
