@@ -1,10 +1,10 @@
-"""How a change to a table reaches the other server processes: a message bus.
+"""How a change to a table or a game reaches the other server processes: a message bus.
 
-`LocalBus` is for one process (nothing to send). `RedisBus` publishes each changed table's id
-and new version on a Redis pub/sub channel and calls back for those other processes published,
-so players of one table may be connected to different processes. Only ids and versions cross
-the bus; every process reads the table itself from the shared store, so a lost message costs a
-refresh, never a move.
+`LocalBus` is for one process (nothing to send). `RedisBus` publishes each changed table's (or
+game against the computer's) id and new version on a Redis pub/sub channel and calls back for
+those other processes published, so players of one table, or the pages of one game, may be
+connected to different processes. Only ids and versions cross the bus; every process reads the
+table or game itself from the shared store, so a lost message costs a refresh, never a move.
 """
 
 from __future__ import annotations
@@ -29,14 +29,18 @@ messages are handled one after another)."""
 
 
 class Bus:
-    """The interface: publish a table's id and new version; `start` calls ``handler`` for
-    others'."""
+    """The interface: publish a table's (or game's) id and new version; `start` calls
+    ``handler`` (``on_game``) for others'."""
 
-    async def start(self, handler: Handler) -> None:
+    async def start(self, handler: Handler, on_game: Handler | None = None) -> None:
         """Begin listening (a no-op for one process)."""
 
     async def publish(self, table_id: str, version: int) -> None:
         """Tell the other processes that this table changed (it is now at ``version``)."""
+
+    async def publish_game(self, game_id: str, version: int) -> None:
+        """Tell the other processes that this game against the computer changed (-1: it left
+        the store, finished or abandoned)."""
 
     async def close(self) -> None:
         """Stop listening and close connections."""
@@ -61,10 +65,10 @@ class RedisBus(Bus):
         """Fail now, in one line, if Redis cannot be reached."""
         await self._redis.ping()
 
-    async def start(self, handler: Handler) -> None:
-        self._task = asyncio.create_task(self._listen(handler))
+    async def start(self, handler: Handler, on_game: Handler | None = None) -> None:
+        self._task = asyncio.create_task(self._listen(handler, on_game))
 
-    async def _listen(self, handler: Handler) -> None:
+    async def _listen(self, handler: Handler, on_game: Handler | None) -> None:
         delay = 0.2
         while True:
             try:
@@ -75,12 +79,13 @@ class RedisBus(Bus):
                     try:
                         body = json.loads(message["data"])
                         table, version = body.get("table"), body.get("version")
-                        if (
-                            body.get("from") != self.me
-                            and isinstance(table, str)
-                            and type(version) is int
-                        ):
+                        game = body.get("game")
+                        if body.get("from") == self.me or type(version) is not int:
+                            continue
+                        if isinstance(table, str):
                             await handler(table, version)
+                        elif isinstance(game, str) and on_game is not None:
+                            await on_game(game, version)
                     except (ValueError, TypeError, KeyError, AttributeError):
                         continue
             except asyncio.CancelledError:
@@ -92,6 +97,10 @@ class RedisBus(Bus):
 
     async def publish(self, table_id: str, version: int) -> None:
         body = {"table": table_id, "version": version, "from": self.me}
+        await self._redis.publish(CHANNEL, json.dumps(body))
+
+    async def publish_game(self, game_id: str, version: int) -> None:
+        body = {"game": game_id, "version": version, "from": self.me}
         await self._redis.publish(CHANNEL, json.dumps(body))
 
     async def close(self) -> None:
