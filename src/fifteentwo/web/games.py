@@ -339,8 +339,10 @@ class GameHub:
             self._refreshing.discard(game.game_id)
 
     def _claim_turn(self, session: Session) -> bool:
-        """Whether this process computes the session's computer turn (one process per turn)."""
-        if session.game_id is None or session.version is None:
+        """Whether this process computes the session's computer turn (one process per turn).
+        A process alone (no bus: a server without Redis is the only one serving its store)
+        needs no claim row, which saves a write per action."""
+        if session.game_id is None or session.version is None or isinstance(self.bus, LocalBus):
             return True
         return self.store.claim_turn(
             session.game_id, session.version, owner=self.process, seconds=CLAIM_SECONDS
