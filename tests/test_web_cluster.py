@@ -47,17 +47,6 @@ SUBSET = {
 }
 FRESH_STORE = {"test_two_people_play_to_the_end_with_a_spectator"}
 """Tests that count every finished game in the store."""
-COMPUTER_GAMES = {
-    name for name in dir(test_web) if name.startswith("test_") and name not in IN_PROCESS_ONLY
-} - {
-    "test_http_api_validates_and_lists",
-    "test_bad_messages_are_refused_and_change_nothing",
-    "test_a_token_acts_only_in_its_own_game",
-    "test_floods_are_slowed_and_the_page_is_locked_down",
-}
-"""Games against the computer: created on one process, joined through the balancer on any.
-Until the store's any-process games (issue 32, branch i32-store) land, a game is leased to the
-process that created it and ``hello`` on the other is answered ``busy``: expected failures."""
 PER_PROCESS = {"test_logins_are_rate_limited"}
 """Login rate limits are shared through Redis by the processes of one store (issue 35), so this
 passes now; kept non-strict for runs without Redis, where each process counts its own."""
@@ -76,12 +65,6 @@ for _module in (test_web, test_web_tables):
     for _name in dir(_module):
         if _name.startswith("test_") and _name not in IN_PROCESS_ONLY and (ALL or _name in SUBSET):
             _test = _copy(getattr(_module, _name))  # marks below must not reach the original
-            if _name in COMPUTER_GAMES:
-                _test = pytest.mark.xfail(
-                    reason="busy: the game is leased to the process that created it until "
-                    "any-process games land (i32-store)",
-                    strict=False,
-                )(_test)
             if _name in PER_PROCESS:
                 _test = pytest.mark.xfail(reason="rate limits are per process", strict=False)(_test)
             globals()[_name] = _test

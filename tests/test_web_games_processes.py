@@ -91,3 +91,65 @@ def test_a_game_moves_between_processes_and_survives_losing_one(
         for proc in procs:
             if proc.poll() is None:
                 kill(proc)
+
+
+def test_a_page_on_one_process_is_sent_moves_made_through_another(
+    tmp_path: Path,
+    pg_url: str,  # noqa: F811
+) -> None:
+    """The game's new version is announced over Redis: a page connected to the other process
+    is sent the new state without asking, and told when the game left the store."""
+    secret = secrets.token_urlsafe(24)
+    ports = [free_port(), free_port()]
+    procs = [
+        start_server(pg_url, port, tmp_path, "--redis", REDIS_URL, f"--secret={secret}")
+        for port in ports
+    ]
+    try:
+        made = httpx.post(
+            f"http://127.0.0.1:{ports[0]}/api/games",
+            json={"variant": "short", "level": "greedy", "player": "q" * 16},
+            headers={"origin": f"http://127.0.0.1:{ports[0]}"},
+            timeout=10,
+        ).json()
+        hello = {"type": "hello", "game": made["game"], "token": made["token"]}
+        with ws_client.connect(f"ws://127.0.0.1:{ports[0]}/ws", open_timeout=10) as page:
+            first = exchange(page, hello)
+            assert first["type"] == "state"
+            for _ in range(3):
+                moved = one_move(ports[1], hello)  # another window, on the other process
+                pushed = json.loads(page.recv(timeout=15))  # unasked
+                LeakChecker(first["view"]["seat"]).check(pushed)
+                assert pushed["type"] == "state", pushed
+                assert (pushed["decision"], pushed["view"]) == (moved["decision"], moved["view"])
+            # the page acts on what it was sent, at once (not answered 'stale')
+            after = exchange(
+                page, {"type": "act", "decision": pushed["decision"], "action": choose(pushed)}
+            )
+            assert after["type"] == "state" and after["decision"] > pushed["decision"], after
+            with ws_client.connect(f"ws://127.0.0.1:{ports[1]}/ws", open_timeout=10) as other:
+                state = exchange(other, hello)
+                assert state["decision"] == after["decision"]
+                for _ in range(600):
+                    if state["over"]:
+                        break
+                    state = exchange(
+                        other,
+                        {"type": "act", "decision": state["decision"], "action": choose(state)},
+                    )
+                    assert state["type"] == "state", state
+            assert state["over"]
+            told: dict[str, Any] = {}
+            for _ in range(700):  # the states pushed meanwhile, then: no longer in progress
+                told = json.loads(page.recv(timeout=15))
+                if told["type"] != "state":
+                    break
+            assert told == {"type": "error", "code": "no_game", "message": told["message"]}
+        # a finished game answers the same on both processes
+        for port in ports:
+            with ws_client.connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10) as ws:
+                assert exchange(ws, hello)["code"] == "no_game"
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                kill(proc)

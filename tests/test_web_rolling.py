@@ -247,9 +247,9 @@ def test_a_rolling_restart_loses_no_table_move(site: Site) -> None:
 
 
 def test_a_rolling_restart_loses_no_move_of_games_against_the_computer(site: Site) -> None:
-    # Today a game is leased to one process: Seat.connect (like the page) asks again while the
-    # other process answers 'busy', until the balancer reaches the holder or the stopping
-    # process has released it. With any-process games (i32-store) the first hello succeeds.
+    # Any process serves any game: a seat closed with 1012 reconnects through nginx to the
+    # process that is up, which reads the game from the store (version-checked writes, the
+    # computer's move claimed by one process), so the first hello succeeds.
     games = [[new_computer_game(site)] for _ in range(3)]
     rolling_restart(site, games)
     for seats in games:

@@ -20,6 +20,7 @@ from typing import Any, Final, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.sql.expression import ClauseElement
 
 from fifteentwo.store.base import (
     Account,
@@ -49,6 +50,7 @@ from fifteentwo.store.base import (
     this_process,
     utc_now,
 )
+from fifteentwo.store.prepared import Prepared, bind_time
 from fifteentwo.store.schema import (
     accounts,
     finished_games,
@@ -101,6 +103,14 @@ class SqlStore(Store):
         self.deadline = float("inf")
         self.down_wait = float("inf")
         self._down_since: float | None = None
+        self._prepared: dict[str, Prepared] = {}
+
+    def _hot(self, name: str, build: Callable[[], ClauseElement]) -> Prepared:
+        """A statement of the hot path (a web action), compiled once for this database."""
+        found = self._prepared.get(name)
+        if found is None:
+            found = self._prepared[name] = Prepared(build(), self._db().dialect)
+        return found
 
     # --- what each database decides ------------------------------------------------------------
 
@@ -234,11 +244,15 @@ class SqlStore(Store):
     def _check_owner(self, conn: sa.Connection, game_id: str, owner: str) -> bool:
         """Raise `GameBusy` if a live session other than ``owner`` holds the game; whether
         ``owner``'s own lease from this process beat in the last `LEASE_FRESH` seconds."""
-        row = conn.execute(
-            sa.select(leases.c.owner, leases.c.pid, leases.c.host, leases.c.heartbeat)
-            .where(leases.c.game_id == game_id)
-            .with_for_update()
-        ).first()
+        lease = self._hot(
+            "lease",
+            lambda: (
+                sa.select(leases.c.owner, leases.c.pid, leases.c.host, leases.c.heartbeat)
+                .where(leases.c.game_id == sa.bindparam("game_id"))
+                .with_for_update()
+            ),
+        )
+        row: Any = lease.run(conn, game_id=game_id).first()
         if row is None:
             return False
         _holder, pid, host, beat = row
@@ -372,38 +386,27 @@ class SqlStore(Store):
         check_id(game_id)
         meta = meta.checked()
         text = dumps(delta)
-        now = utc_now()
-        row = games_in_progress.c
-        where = [row.game_id == game_id]
+        checked = expected_version is not None
+        values = {
+            "game_id": game_id,
+            "v_kind": meta.kind,
+            "v_owner_hint": meta.owner_hint,
+            "v_meta": dumps(meta.to_json()),
+            "v_updated_at": bind_time(utc_now(), self._db().dialect),
+        }
         if expected_version is not None:
-            where.append(row.seq == checked_int(expected_version, "version", limit=2**62))
-        update = (
-            sa.update(games_in_progress)
-            .where(*where)
-            .values(
-                kind=meta.kind,
-                owner_hint=meta.owner_hint,
-                meta=dumps(meta.to_json()),
-                updated_at=now,
-                seq=self._next_seq(),
-            )
-            .returning(games_in_progress.c.seq)
-        )
-        number = (
-            sa.select(sa.func.coalesce(sa.func.max(game_moves.c.n), 0) + 1)
-            .where(game_moves.c.game_id == game_id)
-            .scalar_subquery()
-        )
-        insert = sa.insert(game_moves).values(game_id=game_id, n=number, data=text)
+            values["expected"] = checked_int(expected_version, "version", limit=2**62)
+        update = self._hot(f"step-update-{checked}", lambda: self._step_update(checked))
+        insert = self._hot("step-insert", self._step_insert)
 
         def work(conn: sa.Connection) -> int | None:
             fresh = self._check_owner(conn, game_id, owner)
-            version = conn.execute(update).scalar()  # (the row lock serializes its writers)
+            version = update.run(conn, **values).scalar()  # (the row lock serializes writers)
             if version is None:
                 if expected_version is not None and self._version(conn, game_id) is not None:
                     raise GameConflict(f"game {game_id} was moved on in another process")
                 return None
-            conn.execute(insert)
+            insert.run(conn, game_id=game_id, data=text)
             if not fresh:
                 self._take(conn, game_id, owner)
             return int(version)
@@ -413,9 +416,44 @@ class SqlStore(Store):
         except Unavailable:
             return None  # the caller saves the whole game (journalled if need be)
 
+    def _step_update(self, checked: bool) -> ClauseElement:
+        """A step's update of its game's row (only at ``:expected`` when ``checked``)."""
+        row = games_in_progress.c
+        where = [row.game_id == sa.bindparam("game_id")]
+        if checked:
+            where.append(row.seq == sa.bindparam("expected"))
+        return (
+            sa.update(games_in_progress)
+            .where(*where)
+            .values(
+                kind=sa.bindparam("v_kind"),
+                owner_hint=sa.bindparam("v_owner_hint"),
+                meta=sa.bindparam("v_meta"),
+                updated_at=sa.bindparam("v_updated_at"),
+                seq=self._next_seq(),
+            )
+            .returning(row.seq)
+        )
+
+    def _step_insert(self) -> ClauseElement:
+        """A step's row, numbered after the game's last."""
+        number = (
+            sa.select(sa.func.coalesce(sa.func.max(game_moves.c.n), 0) + 1)
+            .where(game_moves.c.game_id == sa.bindparam("game_id"))
+            .scalar_subquery()
+        )
+        return sa.insert(game_moves).values(
+            game_id=sa.bindparam("game_id"), n=number, data=sa.bindparam("data")
+        )
+
     def _version(self, conn: sa.Connection, game_id: str) -> int | None:
-        query = sa.select(games_in_progress.c.seq).where(games_in_progress.c.game_id == game_id)
-        version = conn.execute(query).scalar()
+        query = self._hot(
+            "version",
+            lambda: sa.select(games_in_progress.c.seq).where(
+                games_in_progress.c.game_id == sa.bindparam("game_id")
+            ),
+        )
+        version = query.run(conn, game_id=game_id).scalar()
         return None if version is None else int(version)
 
     def game_version(self, game_id: str) -> int | None:
@@ -426,16 +464,33 @@ class SqlStore(Store):
         claimant's own; else refused (one statement, atomic on both databases)."""
         check_id(game_id)
         now = time.time()
+        statement = self._hot("claim", self._claim_statement)
+        values = {
+            "game_id": game_id,
+            "c_version": checked_int(version, "version", limit=2**62),
+            "c_owner": owner,
+            "c_until": now + float(seconds),
+            "now": now,
+        }
+        return self._write_or_fail(lambda c: statement.run(c, **values).first() is not None)
+
+    def _claim_statement(self) -> ClauseElement:
         insert = self._insert(turn_claims).values(
-            game_id=game_id, version=version, owner=owner, until=now + float(seconds)
+            game_id=sa.bindparam("game_id"),
+            version=sa.bindparam("c_version"),
+            owner=sa.bindparam("c_owner"),
+            until=sa.bindparam("c_until"),
         )
         held = turn_claims.c
-        statement = insert.on_conflict_do_update(
+        return insert.on_conflict_do_update(
             index_elements=[held.game_id],
             set_={k: insert.excluded[k] for k in ("version", "owner", "until")},
-            where=sa.or_(held.version != version, held.until < now, held.owner == owner),
+            where=sa.or_(
+                held.version != sa.bindparam("c_version"),
+                held.until < sa.bindparam("now"),
+                held.owner == sa.bindparam("c_owner"),
+            ),
         ).returning(held.owner)
-        return self._write_or_fail(lambda c: c.execute(statement).first() is not None)
 
     _GAME_COLUMNS: Final = (
         games_in_progress.c.game_id,

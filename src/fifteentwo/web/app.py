@@ -189,7 +189,8 @@ def create_app(
             store_call=hub.store_call,
             tick=table_tick,
         )
-        await bus.start(table_hub.on_bus, table_hub.on_talk)
+        hub.attach_bus(bus)  # games against the computer announce their writes too
+        await bus.start(table_hub.on_bus, table_hub.on_talk, hub.on_bus)
         ops.checks["store"] = lambda: hub.store_call(hub.store.get_setting, "readyz")
         if check is not None:
             ops.checks["redis"] = check

@@ -1,11 +1,12 @@
-"""How a change to a table reaches the other server processes: a message bus.
+"""How a change to a table or a game reaches the other server processes: a message bus.
 
-`LocalBus` is for one process (nothing to send). `RedisBus` publishes each changed table's id
-and new version on a Redis pub/sub channel and calls back for those other processes published,
-so players of one table may be connected to different processes. Only ids and versions cross
-the bus; every process reads the table itself from the shared store, so a lost message costs a
-refresh, never a move. Table talk (`web.talk`) crosses it too, on a channel of its own: a talk
-line is already stored with its table when it is published, so a lost one shows at a reload.
+`LocalBus` is for one process (nothing to send). `RedisBus` publishes each changed table's (or
+game against the computer's) id and new version on a Redis pub/sub channel and calls back for
+those other processes published, so players of one table, or the pages of one game, may be
+connected to different processes. Only ids and versions cross the bus; every process reads the
+table or game itself from the shared store, so a lost message costs a refresh, never a move.
+Table talk (`web.talk`) crosses it too, on a channel of its own: a talk line is already stored
+with its table when it is published, so a lost one shows at a reload.
 
 Every Redis key and channel of the lobby and talk starts with `RedisBus.prefix` (the
 ``FIFTEENTWO_REDIS_PREFIX`` environment variable, default ``fifteentwo``): servers with the same
@@ -37,14 +38,16 @@ TalkHandler = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 
 class Bus:
-    """The interface: publish a table's id and new version; `start` calls ``handler`` for
-    others'."""
+    """The interface: publish a table's (or game's) id and new version; `start` calls
+    ``handler`` (``on_game``) for others'."""
 
     redis: Any = None
     """The Redis client shared with the lobby and talk (None for one process)."""
     prefix: str = "fifteentwo"
 
-    async def start(self, handler: Handler, talk: TalkHandler | None = None) -> None:
+    async def start(
+        self, handler: Handler, talk: TalkHandler | None = None, on_game: Handler | None = None
+    ) -> None:
         """Begin listening (a no-op for one process)."""
 
     async def publish(self, table_id: str, version: int) -> None:
@@ -52,6 +55,10 @@ class Bus:
 
     async def publish_talk(self, table_id: str, message: dict[str, Any]) -> None:
         """Hand a talk message to the other processes' connections to this table."""
+
+    async def publish_game(self, game_id: str, version: int) -> None:
+        """Tell the other processes that this game against the computer changed (-1: it left
+        the store, finished or abandoned)."""
 
     async def close(self) -> None:
         """Stop listening and close connections."""
@@ -83,10 +90,14 @@ class RedisBus(Bus):
         """Fail now, in one line, if Redis cannot be reached."""
         await self._redis.ping()
 
-    async def start(self, handler: Handler, talk: TalkHandler | None = None) -> None:
-        self._task = asyncio.create_task(self._listen(handler, talk))
+    async def start(
+        self, handler: Handler, talk: TalkHandler | None = None, on_game: Handler | None = None
+    ) -> None:
+        self._task = asyncio.create_task(self._listen(handler, talk, on_game))
 
-    async def _listen(self, handler: Handler, talk: TalkHandler | None) -> None:
+    async def _listen(
+        self, handler: Handler, talk: TalkHandler | None, on_game: Handler | None
+    ) -> None:
         delay = 0.2
         while True:
             try:
@@ -103,12 +114,13 @@ class RedisBus(Bus):
                                     await talk(where, said)
                             continue
                         table, version = body.get("table"), body.get("version")
-                        if (
-                            body.get("from") != self.me
-                            and isinstance(table, str)
-                            and type(version) is int
-                        ):
+                        game = body.get("game")
+                        if body.get("from") == self.me or type(version) is not int:
+                            continue
+                        if isinstance(table, str):
                             await handler(table, version)
+                        elif isinstance(game, str) and on_game is not None:
+                            await on_game(game, version)
                     except (ValueError, TypeError, KeyError, AttributeError):
                         continue
             except asyncio.CancelledError:
@@ -127,6 +139,10 @@ class RedisBus(Bus):
     async def publish_talk(self, table_id: str, message: dict[str, Any]) -> None:
         body = {"table": table_id, "message": message, "from": self.me}
         await self._redis.publish(self.talk_channel, json.dumps(body))
+
+    async def publish_game(self, game_id: str, version: int) -> None:
+        body = {"game": game_id, "version": version, "from": self.me}
+        await asyncio.wait_for(self._redis.publish(CHANNEL, json.dumps(body)), PUBLISH_WAIT)
 
     async def close(self) -> None:
         if self._task is not None:

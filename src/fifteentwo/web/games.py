@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Final, Protocol, TypeVar
+from typing import Any, Final, NoReturn, Protocol, TypeVar
 
 from fifteentwo.actions import (
     CHANCE,
@@ -50,6 +50,7 @@ from fifteentwo.cards import Card
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.store import GameBusy, GameNotFound, Store, StoreError, new_owner
 from fifteentwo.store.base import CorruptGame, StoreUnavailable
+from fifteentwo.web.bus import Bus, LocalBus
 from fifteentwo.web.protocol import NewGameRequest
 from fifteentwo.web.view import action_json, event_json, observation_json
 
@@ -263,6 +264,11 @@ class GameHub:
         self._opening: dict[str, asyncio.Lock] = {}
         self.levels = tuple(levels)
         self._reviews: dict[int, dict[str, Any]] = {}
+        self.bus: Bus = LocalBus()
+        """Where this process announces its games' new versions (`attach_bus`)."""
+        self._refreshing: set[str] = set()
+        self._refresh_again: set[str] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def share_games(self, secret: str) -> None:
         """Let every process with this server secret serve every game against the computer:
@@ -272,9 +278,72 @@ class GameHub:
         digest = hashlib.sha256(f"fifteentwo-web-games\0{secret}".encode()).hexdigest()
         self.owner = digest[:32]
 
+    def attach_bus(self, bus: Bus) -> None:
+        """Announce every write of a game on ``bus`` (start it with `on_bus` as its games'
+        handler): a page connected to another process is sent the new state at once."""
+        self.bus = bus
+
+    async def _announce(self, game: WebGame) -> None:
+        """Publish the game's new version (-1 once it left the store) for other processes."""
+        if isinstance(self.bus, LocalBus):
+            return
+        session = game.session
+        version = -1 if session.is_over else session.version
+        if version is None:
+            return
+        try:
+            await self.bus.publish_game(game.game_id, version)
+        except Exception as exc:  # the other processes catch up at their pages' next message
+            _log.warning("game bus: could not publish: %s", exc)
+
+    async def on_bus(self, game_id: str, version: int) -> None:
+        """Another process wrote a game: if pages of it are connected here, send them the new
+        state. Returns at once (the bus waits for it); one refresh per game runs at a time, and
+        announcements that arrive meanwhile are caught up by one more."""
+        game = self.games.get(game_id)
+        if game is None or not game.listeners or version == game.session.version:
+            return
+        if game_id in self._refreshing:
+            self._refresh_again.add(game_id)
+            return
+        self._refreshing.add(game_id)
+        task = asyncio.create_task(self._refresh(game))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _refresh(self, game: WebGame) -> None:
+        try:
+            while True:
+                self._refresh_again.discard(game.game_id)
+                if not game.listeners or game.session.is_over:
+                    return
+                try:
+                    async with game.lock:
+                        before = game.session.version
+                        version = await self.store_call(self.store.game_version, game.game_id)
+                        if version is None:
+                            self._gone(game)
+                        if version != before:
+                            await self._reload(game, play_on=False)
+                            await self._broadcast(game, (), log=True)
+                except Refused as exc:
+                    for listener in list(game.listeners):
+                        await listener.send(
+                            {"type": "error", "code": exc.code, "message": str(exc)}
+                        )
+                    return
+                except StoreError:
+                    return
+                if game.game_id not in self._refresh_again:
+                    return
+        finally:
+            self._refreshing.discard(game.game_id)
+
     def _claim_turn(self, session: Session) -> bool:
-        """Whether this process computes the session's computer turn (one process per turn)."""
-        if session.game_id is None or session.version is None:
+        """Whether this process computes the session's computer turn (one process per turn).
+        A process alone (no bus: a server without Redis is the only one serving its store)
+        needs no claim row, which saves a write per action."""
+        if session.game_id is None or session.version is None or isinstance(self.bus, LocalBus):
             return True
         try:
             return self.store.claim_turn(
@@ -384,6 +453,8 @@ class GameHub:
                 self._opening.pop(game_id, None)
         else:
             async with game.lock:
+                if game.session.is_over:
+                    self._gone(game)  # finished: answered as on a process that never held it
                 await self._fresh(game)
         if not hmac.compare_digest(game.token_hash, token_hash(token)):
             raise Refused("no_game", "no game with that id and token")
@@ -399,9 +470,18 @@ class GameHub:
             version = await self.store_call(self.store.game_version, game.game_id)
         except StoreError:
             return  # the write will tell (a conflict, or the store's own error)
+        if version is None and game.session.version is not None:
+            self._gone(game)  # finished or abandoned through another process
         if version is None or version == game.session.version:
             return
         await self._reload(game)
+
+    def _gone(self, game: WebGame) -> NoReturn:
+        """Forget a game that is no longer in progress in the store and refuse it as
+        `no_game`: every process answers a finished game the same way (the finished row is
+        in the history), whichever of them played its last move."""
+        self.games.pop(game.game_id, None)
+        raise Refused("no_game", "this game is no longer in progress: it is finished or abandoned")
 
     async def _reload(self, game: WebGame, *, play_on: bool = True) -> None:
         """Replace this process's copy of the game with the stored one (and, with
@@ -434,12 +514,15 @@ class GameHub:
         else it waits for the claimant's moves to be stored (a lapsed claim is taken over)."""
         deadline = time.monotonic() + 2 * CLAIM_SECONDS + 5
         while not game.session.is_over and game.session.waiting_for is None:
+            before = game.session.version
             try:
                 await self.compute(game.session.run)
             except SaveConflict:  # stored by another process meanwhile
                 await self._reload(game, play_on=False)
                 continue
             if game.session.is_over or game.session.waiting_for is not None:
+                if game.session.version != before or game.session.is_over:
+                    await self._announce(game)  # this process made the computers' turn
                 return
             if time.monotonic() > deadline:
                 raise Refused("busy", "the computer's move is taking too long: try again")
@@ -522,10 +605,12 @@ class GameHub:
                 # another process holds this turn's claim: its moves come from the store
                 await self._computers_on(game)
                 await self._broadcast(game, events, remark=remark, log=True)
+                await self._announce(game)
                 return
             if session.is_over and any(isinstance(e, GameOver) for e in events):
                 await self._note_finished(game)
             await self._broadcast(game, events, remark=remark, think_ms=think_ms)
+            await self._announce(game)
 
     def _check_turn(self, game: WebGame, seat: int, decision: int) -> None:
         if game.session.is_over:
@@ -554,6 +639,7 @@ class GameHub:
             except FifteenTwoError as exc:
                 raise Refused("cannot_undo", str(exc)) from None
             await self._broadcast(game, (), log=True)
+            await self._announce(game)
 
     async def hint(self, game: WebGame, seat: int) -> dict[str, Any]:
         """The coach's top choices for the seat's pending decision."""
@@ -576,6 +662,7 @@ class GameHub:
                 await self._reload(game)
                 raise Refused("stale", "the game moved on in another window") from None
             await self._broadcast(game, ())
+            await self._announce(game)
 
     async def _note_finished(self, game: WebGame) -> None:
         """Find the finished row the session just stored (for the review link)."""
