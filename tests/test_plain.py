@@ -16,7 +16,7 @@ from fifteentwo.app.session import Session
 from fifteentwo.cards import parse_cards
 from fifteentwo.errors import CardError
 from fifteentwo.records import replay
-from plain_driver import Answerer, ScriptedStdin, play_in_process
+from plain_driver import Answerer, ScriptedStdin, honest_count, play_in_process
 
 GREEDY = {"level": "greedy", "instructions": False}
 
@@ -208,15 +208,16 @@ def test_match_reports_game_points(fifteentwo_data_dir: Path) -> None:
 # --- counting by hand ----------------------------------------------------------------------------
 
 
-def test_manual_count_refuses_too_many_and_explains_with_muggins(
+def test_manual_count_claims_are_final_and_explained_with_muggins(
     fifteentwo_data_dir: Path,
 ) -> None:
     claims: list[str] = []
 
     def count(prompt: str, refusals: int) -> str:
-        # First claim 29 (refused unless true), then claim nothing at all.
+        # Over-claim (29), then claim nothing, then the honest count, in turn: each claim is
+        # final, so the prompt never comes back for the same hand.
         claims.append(prompt)
-        return "29" if refusals == 0 else "0"
+        return ("29", "0", str(honest_count(prompt)))[len(claims) % 3]
 
     answerer = Answerer({"Count your": count})
     options = PlayOptions(
@@ -225,14 +226,62 @@ def test_manual_count_refuses_too_many_and_explains_with_muggins(
     played = play_in_process(options, fifteentwo_data_dir, answerer)
     text = played.transcript
     assert "(muggins, you count your own hands)" in text
-    assert "is not worth 29. Count again." in text
+    assert "Count again" not in text
+    asked = [prompt for prompt, _ in answerer.log if prompt.startswith("Count your")]
+    assert asked == claims and len(asked) == len(set(asked))  # never asked twice for one hand
     assert re.search(r"You should have taken (\d+) for your (hand|crib), not 0\.", text)
+    assert re.search(r"You claimed 29, but your (hand|crib) is worth \d+", text)
     assert "Explanation:" in text and re.search(r"  total \d+", text)
     assert re.search(r"Computer pegs \d+ by muggins\.", text)
     (row,) = played.history.games()
+    counts = [c for d in row["record"]["deals"] for c in d["counts"] if c["seat"] == 0]
+    over = [c for c in counts if c["claimed"] > c["total"]]
+    assert over and all(c["claimed"] == 29 for c in over)
     muggins = [p for d in row["record"]["deals"] for p in d["points"] if p["reason"] == "muggins"]
     assert muggins and all(p["seat"] == 1 for p in muggins)
+    # Over-claims peg the true total (corrected), and the computer takes each excess.
+    mugged = sum(p["points"] for p in muggins)
+    expected = sum(abs(c["total"] - c["claimed"]) for c in counts)
+    assert mugged == expected
     assert list(replay(row["record"]).scores) == row["scores"]
+
+
+def test_plain_muggins_asks_before_telling_the_missed_count(fifteentwo_data_dir: Path) -> None:
+    """The computer's miscount is shown by its claim only; the true count and what was missed
+    are said only after the player answers (they must spot the miss, as at a table)."""
+    answers: list[tuple[str, str]] = []
+
+    def call(prompt: str, refusals: int) -> str:
+        answer = "y" if len(answers) % 2 == 0 else "n"
+        answers.append((prompt, answer))
+        return answer
+
+    answerer = Answerer({"Call muggins": call})
+    found = None
+    for seed in range(1, 40):
+        options = PlayOptions(
+            variant="short", seed=seed, level="novice", muggins=True, auto_count=False,
+            instructions=False,
+        )  # fmt: skip
+        answers.clear()
+        (fifteentwo_data_dir / str(seed)).mkdir()
+        played = play_in_process(options, fifteentwo_data_dir / str(seed), answerer)
+        played.store.close()
+        if answers:
+            found = played
+            break
+    assert found is not None, "no computer miscount in 39 games of novice (miscount 25%)"
+    text = found.transcript
+    lines = text.split("\n")
+    ask = next(i for i, line in enumerate(lines) if line.startswith("Call muggins"))
+    shown = lines[ask - 1]
+    claim = re.search(r"Computer claims (\d+)\.$", shown)
+    assert claim is not None, shown
+    assert "(" + claim.group(1) + ")" not in shown and "worth" not in shown
+    verdict = re.search(r"Computer missed (\d+): their (hand|crib) was worth (\d+)", lines[ask + 1])
+    assert verdict is not None, lines[ask + 1]
+    assert int(verdict.group(3)) - int(verdict.group(1)) == int(claim.group(1))
+    assert "missed" not in answers[0][0] and not re.search(r"\d", answers[0][0])
 
 
 def test_manual_count_without_muggins_just_loses_the_points(fifteentwo_data_dir: Path) -> None:
