@@ -45,7 +45,7 @@ def test_subprocess_plays_a_whole_game(fifteentwo_data_dir: Path) -> None:
     code, out, err = drive_subprocess(["play", "--seed", "5", "--short", *FAST], answerer, env)
     assert code == 0, err
     assert err == ""
-    assert out.startswith("New game: short to 61. You; Computer (greedy). Seed 5.\n")
+    assert out.startswith("New game: short to 61. You; Computer (greedy). Seed 5. Game 1 of")
     assert "Cut for the deal: how many cards down (4-48)? 10\n" in out
     assert out.rstrip().endswith("Thanks for the game.")
     assert len(answerer.log) > 10

@@ -29,7 +29,7 @@ def parse_count(text: str) -> int:
     >>> [parse_count(t) for t in ("14", "Fourteen", "twenty nine", "TWENTY-ONE", "nineteen")]
     [14, 14, 29, 21, 0]
     """
-    said = re.sub(r"[\s_-]+", "-", text.strip().lower()).strip("-")
+    said = "-".join(re.split(r"[\s_-]+", text.strip().lower()))
     if said in _NOTHING:
         return 0
     if said in _WORDS:

@@ -361,6 +361,43 @@ class SessionFactory:
             options, rules, store=self.store, history=self.history, on_notice=self.on_notice
         )
 
+    def another_game(self, last: Session, rules: Rules | None = None) -> Session:
+        """The next game of the sitting after ``last``: every setting of that game carries over
+        (`carry_over`: rules, muggins, counting by hand, cutting, seats), and its loser deals
+        first. ``rules``: other rules chosen for it (a variant given on the command line)."""
+        carried = carry_over(self.options, last)
+        if rules is not None and rules.players != last.rules.players:
+            carried = replace(carried, players=self.options.players)  # other seats: as asked
+        self.options = carried
+        session = self(rules if rules is not None else last.rules)
+        session.kind, session.owner_hint = last.kind, last.owner_hint
+        session.deal_after(last)
+        return session
+
+
+def carry_over(options: PlayOptions, last: Session) -> PlayOptions:
+    """The options for another game after ``last`` (a game just played or resumed): its
+    settings win over the options the sitting began with, so "another game" is the same game
+    again, never one with a setting silently dropped. The front-ends call this (through
+    `SessionFactory.another_game`) so both carry the same settings.
+
+    Carried: muggins, the target and match length (in the rules), counting by hand, cutting
+    at random, and the seats (people and computer levels). Kept from ``options``: the seed
+    sequence, speed, coach, explain, quiet.
+    """
+    rules = last.rules
+    specs = tuple(HUMAN if seat.human else seat.level for seat in last.seats)
+    return replace(
+        options,
+        muggins=rules.muggins,
+        auto_count=last.auto_count,
+        random_cut=last.random_cut,
+        match_games=rules.match_games,
+        target=None if options.target is None else rules.target,
+        players=specs,
+        instructions=False,
+    )
+
 
 @dataclass(frozen=True, slots=True)
 class Choices:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import TextIO
 
 from fifteentwo.actions import (
@@ -36,7 +37,7 @@ from fifteentwo.actions import (
 from fifteentwo.app.coach import Coach
 from fifteentwo.app.counting import MAX_COUNT, parse_count
 from fifteentwo.app.describe import Describer, cards_text, choice_range
-from fifteentwo.app.options import PlayOptions
+from fifteentwo.app.options import PlayOptions, SessionFactory, carry_over
 from fifteentwo.app.rules_text import rules_plain
 from fifteentwo.app.saves import when_text
 from fifteentwo.app.session import Session
@@ -227,6 +228,8 @@ class PlainGame:
         self.wins: list[int] = []
         self._shown_hand: tuple[Card, ...] = ()
         self._coach: Coach | None = None
+        self.games = 0
+        """Games begun in this sitting (a resumed one included): the log numbers them."""
         self._held_count: HandCounted | None = None
         """A miscounted hand shown by its claim only while a person decides on muggins."""
 
@@ -292,15 +295,15 @@ class PlainGame:
                 self.say(rules_plain())
             session = resume if resume is not None else self.new_session(None)
             if resume is not None:
-                self.say(f"Resuming your game: {self._status(resume)}.")
+                self.games += 1
+                self.say(f"Resuming your game: {self._status(resume)}. Game 1 of this sitting.")
             while True:
                 self.play(session, resumed=session is resume)
                 if not self.ask_yes_no("Another game (y/n)? "):
                     self.say("Thanks for the game.")
                     return 0
                 last = session
-                session = self.new_session(self._next_rules(last, resumed=last is resume))
-                session.deal_after(last)  # the loser deals first
+                session = self.another_game(last, resumed=last is resume)
                 if session.first_dealer is not None:
                     self.say(_loser_deals(session, session.first_dealer))
         except _Quit:
@@ -331,7 +334,18 @@ class PlainGame:
         players = self.options.players
         return last.rules if players is None or len(players) == last.rules.players else None
 
-    def new_session(self, rules: Rules | None) -> Session:
+    def another_game(self, last: Session, *, resumed: bool) -> Session:
+        """The next game after ``last``: every setting carries over (`carry_over`), the game
+        is numbered in the sitting, and the loser deals first."""
+        rules = self._next_rules(last, resumed=resumed)
+        self.options = carry_over(self.options, last)
+        if rules is not None and rules.players != last.rules.players:
+            self.options = replace(self.options, players=None)
+        if isinstance(self.make_session, SessionFactory):
+            self.make_session.options = self.options
+        return self.new_session(rules if rules is not None else last.rules, after=last)
+
+    def new_session(self, rules: Rules | None, *, after: Session | None = None) -> Session:
         """Start the next game, asking short or long when nothing chose the variant."""
         options = self.options
         if rules is None:
@@ -350,6 +364,10 @@ class PlainGame:
                         raise _Quit
                     self.say("Please answer s (to 61) or l (to 121).")
         session = self.make_session(rules)
+        if after is not None:
+            session.kind, session.owner_hint = after.kind, after.owner_hint
+            session.deal_after(after)  # the loser deals first
+        self.games += 1
         self.say(self._header(session))
         return session
 
@@ -364,7 +382,7 @@ class PlainGame:
             extras.append("you count your own hands")
         more = f" ({', '.join(extras)})" if extras else ""
         title = f"New game: {rules.name} to {rules.target}{match}{more}."
-        return f"{title} {seats}. Seed {session.seed}."
+        return f"{title} {seats}. Seed {session.seed}. Game {self.games} of this sitting."
 
     def _offer_text(self, session: Session) -> str:
         """The game offered for resuming: variant, opponent, score, when, id."""
