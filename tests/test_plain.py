@@ -12,7 +12,7 @@ import pytest
 from fifteentwo.app.counting import parse_count
 from fifteentwo.app.describe import choice_range
 from fifteentwo.app.options import PlayOptions, SessionFactory, carry_over
-from fifteentwo.app.plain import PlainGame, peg_positions, pegboard, read_cards
+from fifteentwo.app.plain import PlainGame, peg_positions, pegboard, read_cards, resume_hint
 from fifteentwo.app.saves import open_game_store
 from fifteentwo.app.session import Session
 from fifteentwo.cards import parse_cards
@@ -365,9 +365,7 @@ def test_quit_saves_and_resume_finishes_the_same_game(
     first = play_in_process(options, fifteentwo_data_dir, quitter)
     assert first.code == 0
     (saved,) = first.store.list_games()
-    assert first.transcript.rstrip().endswith(
-        f"'cribbage play --resume' continues it (id {saved.game_id})."
-    )
+    assert first.transcript.rstrip().endswith(resume_hint(saved.game_id))
     assert first.history.games() == []
 
     session = Session.resume(first.store, saved.game_id)

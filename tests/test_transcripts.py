@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from fifteentwo.app.launch import LAUNCHER_ENV
 from fifteentwo.app.options import PlayOptions
 from fifteentwo.cli import main
 from plain_driver import Answerer, play_in_process
@@ -92,8 +93,10 @@ def test_practice(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
     check("practice", capsys.readouterr().out)
 
 
-def test_undo(fifteentwo_data_dir: Path) -> None:
-    """'undo' at the first play takes back the discard; the game notes the take-back."""
+def test_undo(fifteentwo_data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """'undo' at the first play takes back the discard; the game notes the take-back. (As
+    started by `make play`: the resume hint is the Makefile's form, the same on any machine.)"""
+    monkeypatch.setenv(LAUNCHER_ENV, "make")
     said: list[str] = []
 
     def play(prompt: str, refusals: int) -> str | None:

@@ -37,6 +37,7 @@ from fifteentwo.actions import (
 from fifteentwo.app.coach import Coach
 from fifteentwo.app.counting import MAX_COUNT, parse_count
 from fifteentwo.app.describe import Describer, cards_text, choice_range
+from fifteentwo.app.launch import command_hint
 from fifteentwo.app.options import PlayOptions, SessionFactory, carry_over
 from fifteentwo.app.rules_text import rules_plain
 from fifteentwo.app.saves import when_text
@@ -48,8 +49,12 @@ from fifteentwo.rules import Rules
 
 __all__ = ["PlainGame", "peg_positions", "pegboard", "read_cards", "run_plain"]
 
-RESUME_HINT = "Your game is saved; 'cribbage play --resume' continues it."
-"""Said on quitting a saved game (followed by the game's id for ``--resume ID``)."""
+
+def resume_hint(game_id: str) -> str:
+    """Said on quitting a saved game: the command that continues it, as typeable here."""
+    return f"Your game is saved; '{command_hint('play --resume')}' continues it (id {game_id})."
+
+
 HOLES_PER_ROW = 60
 _YES = frozenset({"y", "yes"})
 _NO = frozenset({"n", "no"})
@@ -287,7 +292,8 @@ class PlainGame:
                 else:
                     offer.release()  # kept in the store for later
                     if offer.game_id is not None:
-                        self.say(f"It stays saved ('cribbage play --resume {offer.game_id}').")
+                        hint = command_hint(f"play --resume {offer.game_id}")
+                        self.say(f"It stays saved ('{hint}').")
             if resume is None and self.options.instructions is None:
                 if self.ask_yes_no("Do you need instructions (y/n)? "):
                     self.say(rules_plain())
@@ -311,7 +317,7 @@ class PlainGame:
             if quitting is not None and not quitting.is_over:
                 quitting.save()
                 if quitting.saving and quitting.game_id is not None:
-                    self.say(f"{RESUME_HINT[:-1]} (id {quitting.game_id}).")
+                    self.say(resume_hint(quitting.game_id))
                 else:
                     self.say("Game not saved.")
                 quitting.release()
