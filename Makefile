@@ -57,6 +57,17 @@ test-browser: $(BSTAMP)
 
 test: $(STAMP) lint typecheck pytest
 
+# The web tests against a deployment (docs/web.md, Deployment): every web test that does not
+# reach into the server's process, against two processes on PostgreSQL and Redis behind an
+# nginx of their own (make test runs a subset), and the rolling restarts.
+.PHONY: test-web-cluster
+test-web-cluster: $(STAMP)
+	test -x /usr/sbin/nginx || { \
+		if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y nginx; \
+		else sudo apt-get update && sudo apt-get install -y nginx; fi; }
+	FIFTEENTWO_CLUSTER_ALL=1 FIFTEENTWO_REQUIRE_POSTGRES=1 FIFTEENTWO_REQUIRE_REDIS=1 \
+		$(BIN)/pytest -p no:xdist -p no:cacheprovider -q tests/test_web_cluster.py tests/test_web_rolling.py
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench setup.py
 	$(BIN)/ruff format --check src tests bench setup.py

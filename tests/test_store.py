@@ -29,6 +29,7 @@ from fifteentwo.store import (
     open_store,
 )
 from fifteentwo.store.migrate import import_old_history
+from fifteentwo.store.schema import SCHEMA_VERSION
 from fifteentwo.store.sqlite import SQLiteStore
 from fifteentwo.store.summary import finished_from_record
 from store_backends import Backend
@@ -79,7 +80,9 @@ def test_wal_mode_and_schema_version(tmp_path: Path) -> None:
     store.close()
     conn = sqlite3.connect(tmp_path / "games.sqlite3")
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert conn.execute("SELECT version FROM schema_version").fetchall() == [(3,)]
+    assert conn.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+    revision = conn.execute("SELECT version_num FROM alembic_version").fetchall()
+    assert revision == [(f"v{SCHEMA_VERSION}",)]
     conn.close()
 
 
@@ -157,13 +160,13 @@ def test_a_failing_finish_leaves_the_game_in_progress(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """If storing the finished game fails inside the transaction, nothing is removed."""
-    import fifteentwo.store.sqlite as mod
+    import fifteentwo.store.sql as mod
 
     store = store_at(tmp_path)
     me = new_owner()
     game = store.create_game({"x": 1}, META, owner=me)
 
-    def broken(conn: sqlite3.Connection, row: dict[str, Any]) -> int:
+    def broken(conn: Any, row: dict[str, Any]) -> int:
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(mod, "_insert_finished", broken)

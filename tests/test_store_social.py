@@ -121,9 +121,17 @@ def test_a_version_1_store_is_migrated_keeping_its_games(tmp_path: Path) -> None
         s.set_setting("x", "1")
     conn = sqlite3.connect(path)
     with conn:
-        for name in ("settings", "accounts", "tables"):
+        for name in (
+            "settings",
+            "accounts",
+            "tables",
+            "alembic_version",
+            "game_moves",
+            "turn_claims",
+        ):
             conn.execute(f"DROP TABLE {name}")
-        conn.execute("UPDATE schema_version SET version = 1")
+        conn.execute("DROP INDEX finished_by_owner")
+        conn.execute("UPDATE schema_version SET version = 1")  # as version 1 wrote it
     conn.close()
     with SQLiteStore(path) as s:
         assert s.get_setting("x") is None
@@ -140,7 +148,16 @@ def test_tables_written_before_due_times_are_kept_by_the_migration(backend: Back
     first.close()
     backend.execute("DROP INDEX tables_by_due")
     backend.execute("ALTER TABLE tables DROP COLUMN due_at")
-    backend.execute("UPDATE schema_version SET version = version - 1")
+    # as the versions before Alembic left it: SQLite's version 2, PostgreSQL's version 1
+    backend.execute("DROP TABLE alembic_version")
+    backend.execute("DROP TABLE game_moves")
+    backend.execute("DROP TABLE turn_claims")
+    if backend.kind == "sqlite":
+        backend.execute("DROP INDEX finished_by_owner")
+        backend.execute("UPDATE schema_version SET version = 2")
+    else:
+        backend.execute("DROP TABLE imports")
+        backend.execute("UPDATE schema_version SET version = 1")
     store = backend.open()
     row = store.load_table("t1")
     assert (row.data, row.version, row.due_at) == ({"seats": [1]}, 1, None)

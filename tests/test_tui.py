@@ -41,7 +41,7 @@ from fifteentwo.tui import SAVED_MESSAGE, CribbageApp, make_app
 from fifteentwo.tui.model import Mode, TableModel
 from fifteentwo.tui.render import LARGE, SMALL, CardSpec, draw_cards
 from fifteentwo.tui.screens import HelpScreen, QuestionScreen, RulesScreen
-from fifteentwo.tui.widgets import CountInput, EventLog, HandView, Line, Pegboard
+from fifteentwo.tui.widgets import CardRow, CountInput, EventLog, HandView, Line, Pegboard
 
 SIZE = (80, 24)
 
@@ -571,15 +571,19 @@ async def test_u_takes_back_the_last_decision() -> None:
         assert app.mode in (Mode.PLAY, Mode.CUT)
 
 
-async def test_u_is_refused_when_counting_by_hand_with_muggins() -> None:
+async def test_u_is_hidden_and_refused_when_counting_by_hand_with_muggins() -> None:
     factory = Factory(seed=21, auto_count=False, muggins=True)
     app = make_app(factory, options("short", auto_count=False, muggins=True))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await press(pilot, "1", "2", "enter")
+        # refused, so not offered: the footer leaves u out, and u does nothing
+        assert "undo" not in {k.action for k in app.footer_keys()}
+        assert app.check_action("undo", ()) is False
         await press(pilot, "u")
-        assert "Cannot take back" in line_text(app, "#message")
         assert factory.sessions[0].takebacks == 0
+        app.action_undo()  # (called anyway, it says why)
+        assert "Cannot take back" in line_text(app, "#message")
 
 
 # --- pacing --------------------------------------------------------------------------------------
@@ -669,7 +673,9 @@ async def test_the_show_lights_each_combination_and_waits_for_enter(
     def waiting() -> None:
         nonlocal waits
         waits += 1
-        assert "next hand" in app._prompt_text().plain
+        text, keys = app._prompt()
+        assert "next hand" in text.plain
+        assert [(k.key, k.action) for k in keys] == [("enter", "continue")]
 
     monkeypatch.setattr(app, "_light", seen)
     async with app.run_test(size=SIZE) as pilot:
@@ -682,3 +688,69 @@ async def test_the_show_lights_each_combination_and_waits_for_enter(
         for phrase in ([p for p, _ in shown.score().steps()] or ["nineteen"])
     ]
     assert sorted(said) == sorted(expected)  # every phrase of every hand, each once
+
+
+# --- issue 31: the smaller ones ------------------------------------------------------------------
+
+
+def test_number_keys_never_say_one_to_one() -> None:
+    from fifteentwo.tui.texts import number_keys
+
+    assert [number_keys(n) for n in (1, 2, 4, 6)] == ["1", "1-2", "1-4", "1-6"]
+
+
+def test_a_hand_of_nothing_is_called_nineteen() -> None:
+    from fifteentwo.actions import HandCounted
+
+    model = TableModel(sides=2)
+    hand = parse_cards("2C 4D 6H 8S")
+    starter = parse_cards("KC")[0]
+    assert hand_total([c.index for c in hand], starter.index, False) == 0
+    model.apply(HandCounted(1, tuple(hand), starter, False, 0, 0))
+    assert model.calls == [(1, "nineteen")]
+
+
+async def test_the_crib_is_drawn_in_order_and_one_card_left_says_1() -> None:
+    app = make_app(Factory(seed=11), options("short"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for _ in range(60):
+            if app.mode is Mode.PLAY and app.obs is not None and len(app.obs.hand) == 1:
+                break
+            await step(pilot, app)
+        assert app.mode is Mode.PLAY and app.obs is not None and len(app.obs.hand) == 1
+        text, keys = app._prompt()
+        assert "1-1" not in text.plain and "1" in text.plain
+        assert [k.key for k in keys if k.action == "pick"] == ["1"]
+        assert {k.key: k.action for k in app.footer_keys()}.get("1") == "pick"
+        await play_until(pilot, app, lambda: app.mode is Mode.PAUSE)
+        model = app.model
+        crib = next(shown for (seat, is_crib), shown in model.shown.items() if is_crib)
+        drawn = [spec.card for spec in app.query_one("#crib", CardRow).cards]
+        assert drawn == sorted(crib.cards)
+        for (seat, is_crib), shown in model.shown.items():  # hands too: every shown hand in order
+            assert [s.card for s in app._shown_cards(shown)] == sorted(shown.cards), (seat, is_crib)
+
+
+async def test_the_crib_to_count_by_hand_is_in_order() -> None:
+    factory = Factory(seed=7, auto_count=False)
+    app = make_app(factory, options("short"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for _ in range(400):
+            if app.mode is Mode.COUNT and app.obs is not None and app.obs.counting_crib:
+                break
+            if app.mode is Mode.COUNT:
+                obs = app.obs
+                assert obs is not None and obs.starter is not None
+                total = hand_total([c.index for c in obs.to_count], obs.starter.index, False)
+                await press(pilot, *str(total), "enter")
+            else:
+                await step(pilot, app)
+        obs = app.obs
+        assert app.mode is Mode.COUNT and obs is not None and obs.counting_crib
+        assert list(obs.to_count) != sorted(obs.to_count)  # (this seed's crib comes unsorted)
+        drawn = [spec.card for spec in app.query_one(HandView).cards]
+        assert drawn == sorted(obs.to_count)
+        prompt = app.query_one("#prompt", Line).text.plain
+        assert " ".join(c.unicode for c in sorted(obs.to_count)) in prompt

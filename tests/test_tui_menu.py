@@ -11,6 +11,7 @@ from fifteentwo.app.options import Choices, PlayOptions, SessionFactory
 from fifteentwo.app.session import SeatConfig, Session
 from fifteentwo.app.statistics import plain_text
 from fifteentwo.rules import find_rules
+from fifteentwo.scoring import hand_total
 from fifteentwo.store import Store, open_store
 from fifteentwo.store.summary import finished_from_record
 from fifteentwo.tui import make_app
@@ -18,7 +19,8 @@ from fifteentwo.tui.menu import NewGameScreen, StartScreen
 from fifteentwo.tui.model import Mode
 from fifteentwo.tui.practice import PracticeScreen
 from fifteentwo.tui.statistics import StatisticsScreen
-from test_tui import SIZE, play_until, press, settle
+from fifteentwo.tui.widgets import EventLog
+from test_tui import SIZE, play_until, press, settle, step
 
 HUMAN_SEATS = [
     {"name": "You", "human": True, "level": ""},
@@ -246,3 +248,177 @@ def test_choices_from_json_falls_back_on_anything_unreadable() -> None:
         speed="fast",
     )
     assert Choices.from_json(good.to_json(), default) == good
+
+
+# --- issue 31: the form by keyboard alone, Continue after a game, another game's settings --------
+
+FIELDS = ["level", "variant", "target", "speed", "manual", "muggins", "coach", "start-game", "back"]
+
+
+async def test_the_new_game_form_by_keyboard_alone(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "s.sqlite3")
+    app, factory = menu_app(store)
+    for size in ((80, 24), (120, 40), (200, 60)):
+        async with app.run_test(size=size) as pilot:  # type: ignore[attr-defined]
+            await settle(pilot)
+            await press(pilot, "n")
+            form = app.screen  # type: ignore[attr-defined]
+            assert isinstance(form, NewGameScreen)
+            seen = []
+            for _ in FIELDS:  # tab goes field by field, and round again
+                seen.append(form.focused.id if form.focused is not None else None)
+                await press(pilot, "tab")
+            assert seen == FIELDS and form.focused.id == FIELDS[0]
+            for expected in reversed(FIELDS):  # shift+tab goes back
+                await press(pilot, "shift+tab")
+                assert form.focused is not None and form.focused.id == expected
+            await press(pilot, "escape")
+            assert isinstance(app.screen, StartScreen)  # type: ignore[attr-defined]
+            await press(pilot, "q")
+            app, factory = menu_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:  # type: ignore[attr-defined]
+        await settle(pilot)
+        await press(pilot, "n")
+        form = app.screen  # type: ignore[attr-defined]
+        level = form.query_one("#level", Select)
+        assert form.focused is level
+        before = level.value
+        await press(pilot, "enter")  # enter opens the list: the game does not start
+        assert isinstance(app.screen, NewGameScreen) and level.expanded  # type: ignore[attr-defined]
+        await press(pilot, "up", "enter")  # choose in it
+        assert not level.expanded and level.value != before
+        assert isinstance(app.screen, NewGameScreen) and app.session is None  # type: ignore[attr-defined]
+        chosen_level = level.value
+        await press(pilot, "tab", "enter")  # the variant list: open, down, choose
+        variant = form.query_one("#variant", Select)
+        assert variant.expanded
+        await press(pilot, "down", "enter")
+        chosen_variant = variant.value
+        await press(pilot, "tab", "5", "enter")  # the target; enter moves on, never starts
+        assert form.focused.id == "speed" and app.session is None  # type: ignore[attr-defined]
+        for box in ("manual", "muggins", "coach"):  # space ticks each box
+            await press(pilot, "tab")
+            assert form.focused.id == box
+            ticked = form.query_one(f"#{box}", Checkbox).value
+            await press(pilot, "space")
+            assert form.query_one(f"#{box}", Checkbox).value is not ticked
+        await press(pilot, "tab")
+        assert form.focused.id == "start-game"
+        await press(pilot, "enter")  # an invalid form says why and does not start
+        assert isinstance(app.screen, NewGameScreen) and app.session is None  # type: ignore[attr-defined]
+        assert "from 15 to 1000, not 5" in str(form.query_one("#new-game-error", Static).render())
+        assert form.focused.id == "target"  # (where the mistake is)
+        await press(pilot, "backspace", "3", "1")
+        for _ in range(5):
+            await press(pilot, "tab")
+        assert form.focused.id == "start-game"
+        await press(pilot, "enter")  # enter on Start starts
+        session = app.session  # type: ignore[attr-defined]
+        assert session is not None
+        assert session.rules.target == 31 and session.seats[1].level == chosen_level
+        assert factory.options.variant == chosen_variant
+        assert factory.options.muggins is True and factory.options.auto_count is False
+        await press(pilot, "q")
+    store.close()
+
+
+async def test_continue_comes_back_after_a_game_while_saved_games_remain(tmp_path: Path) -> None:
+    """After a game, the start screen offers the saved games still in the store (it re-reads
+    the store); only when none is left does Continue go."""
+    store = open_store(tmp_path / "s.sqlite3")
+    options = PlayOptions(seed=3, variant="short", instructions=False, speed="instant")
+    ids = []
+    for _ in range(2):  # two saved games, left unfinished
+        saved = SessionFactory(options, store=store)(options.preset_rules())
+        saved.run()
+        saved.save()
+        saved.release()
+        ids.append(saved.game_id)
+    offer = Session.resume(store, ids[-1])
+    app = make_app(
+        SessionFactory(options, store=store), options, menu=True, offer=offer, store=store
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert [e.key for e in app.screen.entries][:2] == ["n", "c"]  # type: ignore[attr-defined]
+        await press(pilot, "c")  # continue the newest, to its end
+        assert app.session is offer
+        await play_until(pilot, app, lambda: app.mode is Mode.OVER)
+        await press(pilot, "n")  # no other game now: back to the start screen
+        screen = app.screen
+        assert isinstance(screen, StartScreen)
+        assert [e.key for e in screen.entries][:2] == ["n", "c"]  # the other saved game
+        assert app.offer is not None and app.offer.game_id == ids[0]
+        await press(pilot, "c")
+        assert app.session is not None and app.session.game_id == ids[0]
+        await play_until(pilot, app, lambda: app.mode is Mode.OVER)
+        await press(pilot, "n")
+        screen = app.screen
+        assert isinstance(screen, StartScreen)
+        assert "c" not in [e.key for e in screen.entries]  # none left: no Continue
+    store.close()
+
+
+async def test_another_game_keeps_every_setting_of_a_resumed_game(tmp_path: Path) -> None:
+    """A game resumed (its settings from another run: counting by hand, muggins, a level, a
+    target) and finished; "another game?" plays the same again, numbered Game 2."""
+    store = open_store(tmp_path / "s.sqlite3")
+    chosen = PlayOptions(
+        seed=5,
+        variant="short",
+        target=31,
+        level="greedy",
+        auto_count=False,
+        muggins=True,
+        instructions=False,
+        speed="instant",
+    )
+    first = SessionFactory(chosen, store=store)(chosen.preset_rules())
+    first.run()
+    first.save()
+    first.release()
+    resumed = Session.resume(store, first.game_id)  # type: ignore[arg-type]
+    plain = PlayOptions(seed=9, instructions=False, speed="instant")  # this run's own options
+    factory = SessionFactory(plain, store=store)
+    app = make_app(factory, plain, resume=resumed, store=store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for _ in range(400):
+            if app.mode is Mode.OVER:
+                break
+            if app.mode is Mode.COUNT:
+                obs = app.obs
+                assert obs is not None and obs.starter is not None
+                total = hand_total(
+                    [c.index for c in obs.to_count], obs.starter.index, obs.counting_crib
+                )
+                await press(pilot, *str(total), "enter")
+            else:
+                await step(pilot, app)
+        assert app.mode is Mode.OVER
+        await press(pilot, "y")
+        second = app.session
+        assert second is not None and second is not resumed
+        assert second.auto_count is False and second.rules.muggins is True
+        assert second.rules.target == 31 and second.rules == resumed.rules
+        assert [s.level for s in second.seats] == [s.level for s in resumed.seats]
+        assert "Game 2: " in "\n".join(app.query_one(EventLog).plain)
+        await press(pilot, "q")
+    store.close()
+
+
+def test_offer_saved_skips_a_store_it_cannot_read(tmp_path: Path) -> None:
+    from fifteentwo.app.saves import offer_saved
+    from fifteentwo.store import StoreError
+
+    store = open_store(tmp_path / "s.sqlite3")
+    assert offer_saved(store) is None  # nothing saved: nothing offered
+
+    class Unreadable:
+        def list_games(self) -> list[object]:
+            raise StoreError("the store is locked")
+
+    warned: list[str] = []
+    assert offer_saved(Unreadable(), warned.append) is None  # type: ignore[arg-type]
+    assert warned == ["the store is locked"]
+    store.close()

@@ -37,3 +37,21 @@ def test_a_store_that_cannot_open(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert main(["serve", "--port", "0", "--db", str(blocker / "games.sqlite3")]) == 2
     assert capsys.readouterr().err.startswith("error: ")
     assert main(["serve", "--db", "postgresql://nowhere/x", "--port", "0"]) == 2
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        ["--shutdown-timeout", "-1"],
+        ["--shutdown-timeout", "nan"],
+        ["--shutdown-timeout", "soon"],
+        ["--drain", "1e9"],
+        ["--drain", "inf"],
+        ["--table-tick", "0"],
+        ["--log-level", "loud"],
+    ],
+)
+def test_bad_life_cycle_options(capsys: pytest.CaptureFixture[str], option: list[str]) -> None:
+    assert main(["serve", "--port", "0", *option]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ")

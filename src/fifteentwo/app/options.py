@@ -316,6 +316,22 @@ def new_session(
     )
 
 
+def options_like(options: PlayOptions, session: Session) -> PlayOptions:
+    """``options`` set to start ``session``'s game again ("another game?"): its seats and
+    levels, counting by hand or not, the cut, its target, muggins and match length. The
+    finished game is what the player chose, even when it was resumed from another run."""
+    rules = session.rules
+    return replace(
+        options,
+        players=tuple(HUMAN if seat.human else seat.level for seat in session.seats),
+        auto_count=session.auto_count,
+        random_cut=session.random_cut,
+        target=rules.target,
+        muggins=rules.muggins,
+        match_games=rules.match_games,
+    )
+
+
 def game_logger(history: History) -> Callable[[Session, GameOver], None]:
     """An ``on_game_over`` hook that stores each finished game; a failure only warns.
 
@@ -377,26 +393,10 @@ class SessionFactory:
 
 def carry_over(options: PlayOptions, last: Session) -> PlayOptions:
     """The options for another game after ``last`` (a game just played or resumed): its
-    settings win over the options the sitting began with, so "another game" is the same game
-    again, never one with a setting silently dropped. The front-ends call this (through
-    `SessionFactory.another_game`) so both carry the same settings.
-
-    Carried: muggins, the target and match length (in the rules), counting by hand, cutting
-    at random, and the seats (people and computer levels). Kept from ``options``: the seed
-    sequence, speed, coach, explain, quiet.
-    """
-    rules = last.rules
-    specs = tuple(HUMAN if seat.human else seat.level for seat in last.seats)
-    return replace(
-        options,
-        muggins=rules.muggins,
-        auto_count=last.auto_count,
-        random_cut=last.random_cut,
-        match_games=rules.match_games,
-        target=None if options.target is None else rules.target,
-        players=specs,
-        instructions=False,
-    )
+    settings win over the options the sitting began with (`options_like`: seats and levels,
+    counting by hand, the cut, target, muggins, match length), and the rules are not offered
+    again. Plain mode and `SessionFactory.another_game` use it."""
+    return replace(options_like(options, last), instructions=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,11 +8,12 @@ question and in ``cribbage saved``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from fifteentwo.store import GameMeta, SavedGame, Store, StoreError, data_dir
+from fifteentwo.store import GameBusy, GameMeta, SavedGame, Store, StoreError, data_dir
 from fifteentwo.store.migrate import OLD_HISTORY_FILE, file_digest, import_old_history
 from fifteentwo.store.sqlite import SQLiteStore, _rename_aside
 
@@ -23,12 +24,15 @@ __all__ = [
     "OLD_SAVE_FILE",
     "describe_saved",
     "import_old_save",
+    "offer_saved",
     "open_game_store",
     "saved_game_line",
     "scores_text",
 ]
 
 OLD_SAVE_FILE: Final = "save.json"
+TERMINAL: Final = "terminal"
+"""The kind of a game played in the terminal (a web game is offered on the web)."""
 
 
 def open_game_store(path: Path | str | None = None) -> Store:
@@ -109,3 +113,28 @@ def saved_game_line(session: Session) -> str:
     meta = session.meta()
     when = "" if session.saved_at is None else f", last played {when_text(session.saved_at)}"
     return f"{meta.variant} to {meta.target} against {meta.opponent}, {scores_text(meta)}{when}"
+
+
+def offer_saved(store: Store, warn: Callable[[str], None] | None = None) -> Session | None:
+    """The most recent saved terminal game no other session is playing, opened to offer it
+    (read afresh each time: the start screen asks again after every game); None if none.
+    A game that cannot be read is skipped, and ``warn`` told why in one line."""
+    from fifteentwo.app.session import SaveError, Session
+
+    try:
+        games = store.list_games()
+    except StoreError as exc:  # (a store that cannot be read now: nothing to offer)
+        if warn is not None:
+            warn(str(exc))
+        return None
+    for saved in games:
+        if saved.meta.kind != TERMINAL:
+            continue
+        try:
+            return Session.resume(store, saved.game_id)
+        except GameBusy:
+            continue
+        except (SaveError, StoreError) as exc:
+            if warn is not None:
+                warn(str(exc))
+    return None

@@ -46,6 +46,7 @@ from fifteentwo.rules import Rules
 from fifteentwo.store import (
     FinishedGame,
     GameBusy,
+    GameConflict,
     GameMeta,
     Store,
     StoreError,
@@ -62,9 +63,19 @@ players' RNG states (about 3 kB each, shared while they do not change), so saves
 
 SAVE_FORMAT = "fifteentwo-save/1"
 
+FULL_SAVE_MIN = 48
+"""Steps of the game log (decisions, chance, computers) after a full save before the next one
+is due, at least; after that, as many as the log held at the last full save (so full saves come
+at doubling lengths and a step costs O(1) on average: docs/store.md, "Moves")."""
+
 
 class SaveError(FifteenTwoError):
     """A save file that cannot be read or resumed."""
+
+
+class SaveConflict(SaveError):
+    """Another process moved the game on since this session read it: nothing was written;
+    load the game again (`Session.resume`) and play on from there."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +124,19 @@ class Session:
     """(seat decisions before it, index into `_undo_states`, game number) per human decision."""
     _undo_states: list[dict[str, str]] = field(init=False, default_factory=list)
     """Computer players' RNG states (`_pack_rng`) by seat, shared by consecutive marks."""
+    _full_saved: Game | None = field(init=False, default=None, repr=False, compare=False)
+    """The game object the store's full save (plus its steps) describes (None: none yet)."""
+    _saved_log: int = field(init=False, default=0, repr=False, compare=False)
+    """How much of that game's log the store holds."""
+    _log_at_full: int = field(init=False, default=0, repr=False, compare=False)
+    optimistic: bool = False
+    """Write only onto the version this session last read or wrote (a game several server
+    processes may serve: `SaveConflict` when another moved it on)."""
+    version: int | None = field(default=None, repr=False, compare=False)
+    """The stored game's version after this session's last read or write (None: not known)."""
+    turn_claim: Callable[[Session], bool] | None = field(default=None, repr=False, compare=False)
+    """Asked before computers and chance move a stored game: False when another process holds
+    the claim to compute this turn (`Store.claim_turn`), and `run` then changes nothing."""
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.rules.players:
@@ -164,6 +188,15 @@ class Session:
         """Play chance steps and computer seats until a human must decide or the game ends."""
         events: list[Event] = []
         game = self.game
+        claim = self.turn_claim
+        if (
+            claim is not None
+            and self.game_id is not None
+            and not game.is_over
+            and self.waiting_for is None
+            and not claim(self)
+        ):
+            return events  # another process is making this turn's moves
         while not game.is_over:
             seat = game.to_move
             assert seat is not None
@@ -185,6 +218,8 @@ class Session:
         events = self.game.events_for(self.viewer, self._apply(action))
         self._undo_marks.append(mark)
         self._trim_undo()
+        if self.optimistic and not self.game.is_over:
+            self.save()  # the decision is stored before the computers think: never lost
         return events + self.run()
 
     def _apply(self, action: Any) -> list[Event]:
@@ -353,6 +388,7 @@ class Session:
             "players": {str(i): _rng_state(p.rng) for i, p in self.players.items()},
             "takebacks": self.takebacks,
             "undo": {"marks": [list(m) for m in self._undo_marks], "states": self._undo_states},
+            **self.extra_json(),
         }
 
     def meta(self) -> GameMeta:
@@ -381,18 +417,49 @@ class Session:
         if store is None:
             return  # the finished games stay for `take_finished` (a web table stores its own)
         finished, self._finished = self._finished, []
+        expected = self.version if self.optimistic else None
+        if not finished and self.game_id is not None and self._step_due():
+            try:
+                version = store.append_move(
+                    self.game_id,
+                    self.step_json(),
+                    self.meta(),
+                    owner=self.owner,
+                    expected_version=expected,
+                )
+                if version is not None:
+                    self.version = version
+                    self._saved_log = len(self.game.log)
+                    self._flush_notices()
+                    return
+            except GameConflict as exc:
+                raise SaveConflict(str(exc)) from None
+            except GameBusy as exc:
+                raise SaveError(str(exc)) from None
+            except StoreError:
+                pass  # saved whole below (journalled if need be)
         data = None if self.game.is_over else self.to_json()
         meta = None if data is None else self.meta()
         try:
             if data is not None and meta is not None and self.game_id is None:
                 self.game_id = store.create_game(data, meta, owner=self.owner)
+                if self.optimistic:
+                    self.version = store.game_version(self.game_id)
                 if not finished:
+                    self._mark_full_save()
                     self._flush_notices()
                     return
             if finished:
                 store.finish_game(self.game_id, finished, data, meta, owner=self.owner)
+                if self.optimistic and data is not None and self.game_id is not None:
+                    self.version = store.game_version(self.game_id)
             elif data is not None and meta is not None and self.game_id is not None:
-                store.save_game(self.game_id, data, meta, owner=self.owner)
+                self.version = store.save_game(
+                    self.game_id, data, meta, owner=self.owner, expected_version=expected
+                )
+            self._mark_full_save()
+        except GameConflict as exc:
+            raise SaveConflict(str(exc)) from None
         except GameBusy as exc:
             raise SaveError(str(exc)) from None
         except StoreUnavailable as exc:
@@ -402,6 +469,40 @@ class Session:
             self.store = None
             self._notice(f"warning: {exc}; the game goes on unsaved")
         self._flush_notices()
+
+    def _step_due(self) -> bool:
+        """Whether this save may be one small step after the store's full save: the same game
+        object, moved only forward, and the next full save not yet due."""
+        log = len(self.game.log)
+        return (
+            self._full_saved is self.game
+            and not self.game.is_over
+            and log >= self._saved_log
+            and log - self._log_at_full < max(FULL_SAVE_MIN, self._log_at_full)
+        )
+
+    def _mark_full_save(self) -> None:
+        self._full_saved = self.game
+        self._saved_log = self._log_at_full = len(self.game.log)
+
+    def step_json(self) -> dict[str, Any]:
+        """What changed since the last save, as a delta for `Store.append_move`: the new
+        decisions, and the RNG, take-back and setting states (`to_json`'s, constant size)."""
+        new = self.game.log[self._saved_log :]
+        return {
+            "append": {"decisions": [_decision_json(a) for actor, a in new if actor != CHANCE]},
+            "set": {
+                "rng": _pack_rng(self.game.rng),  # (packed: a quarter of the JSON list's size)
+                "players": {str(i): _pack_rng(p.rng) for i, p in self.players.items()},
+                "takebacks": self.takebacks,
+                "undo": {"marks": [list(m) for m in self._undo_marks], "states": self._undo_states},
+                **self.extra_json(),
+            },
+        }
+
+    def extra_json(self) -> dict[str, Any]:
+        """What a subclass keeps beside the save (in full saves and in every step)."""
+        return {}
 
     def take_finished(self) -> list[FinishedGame]:
         """The games that ended since the last call (for a session kept without a store)."""
@@ -445,7 +546,11 @@ class Session:
             if "decisions" in data:
                 names = [s.name for s in seats]
                 game = _rerun(
-                    data["record"], data["decisions"], names, None if base is None else base.game
+                    data["record"],
+                    data["decisions"],
+                    names,
+                    None if base is None else base.game,
+                    check_record="moves_applied" not in data,  # (its record: the full save's)
                 )
             else:  # a save from before decisions were kept
                 game = replay(data["record"])
@@ -464,10 +569,10 @@ class Session:
             record = data["record"]
             if not record.get("cut_for_deal") and record.get("first_dealer") is not None:
                 session.first_dealer = int(record["first_dealer"])
-            game.rng.setstate(_rng_from_json(data["rng"]))
+            game.rng.setstate(_any_rng_state(data["rng"]))
             for seat, state in data["players"].items():
                 if int(seat) in session.players:  # (a seat a person took back from a computer)
-                    session.players[int(seat)].rng.setstate(_rng_from_json(state))
+                    session.players[int(seat)].rng.setstate(_any_rng_state(state))
             takebacks = data.get("takebacks", 0)
             if isinstance(takebacks, bool) or not isinstance(takebacks, int) or takebacks < 0:
                 raise SaveError(f"the save's take-backs are not a count: {takebacks!r}"[:100])
@@ -482,6 +587,7 @@ class Session:
             session._undo_marks = [(int(a), int(b), int(c)) for a, b, c in undo["marks"]]
             if any(not 0 <= b < len(session._undo_states) for _, b, _ in session._undo_marks):
                 raise SaveError("the save's take-back marks do not fit")
+            session._mark_full_save()
         except SaveError:
             raise
         except (
@@ -516,6 +622,7 @@ class Session:
         session.kind = saved.meta.kind
         session.owner_hint = saved.meta.owner_hint
         session.saved_at = saved.updated_at
+        session.version = saved.version
         return session
 
     @classmethod
@@ -569,7 +676,12 @@ def _decision_from_json(item: list[Any]) -> Action:
 
 
 def _rerun(
-    record: dict[str, Any], decisions: list[Any], names: list[str], base: Game | None = None
+    record: dict[str, Any],
+    decisions: list[Any],
+    names: list[str],
+    base: Game | None = None,
+    *,
+    check_record: bool = True,
 ) -> Game:
     """Play the game again from its seed with the saved decisions, drawing chance as a session
     does; the record it makes must be the saved one.
@@ -577,10 +689,12 @@ def _rerun(
     Unlike `replay`, this resumes any moment of a game (a discard or a count still to make),
     and every deck order, cuts by depth included, comes out as it was. With ``base``, an
     earlier moment of the same game (a server's copy of a table another process moved on),
-    only the decisions after it are played (a copy of it; it is not changed).
+    only the decisions after it are played (a copy of it; it is not changed). Without
+    ``check_record`` (a full save with steps after it: its record stops at the full save) only
+    the record's header is used and every decision must still be legal.
     """
     if base is not None:
-        caught_up = _catch_up(base, record, decisions, names)
+        caught_up = _catch_up(base, record, decisions, names, check_record)
         if caught_up is not None:
             return caught_up
     rules = Rules.from_json(record["rules"])
@@ -596,13 +710,17 @@ def _rerun(
         game.advance()
         game.apply(_decision_from_json(item))
     game.advance()
-    if game_record(game, names) != record:
+    if check_record and game_record(game, names) != record:
         raise SaveError("the save's moves do not lead to its record")
     return game
 
 
 def _catch_up(
-    base: Game, record: dict[str, Any], decisions: list[Any], names: list[str]
+    base: Game,
+    record: dict[str, Any],
+    decisions: list[Any],
+    names: list[str],
+    check: bool = True,
 ) -> Game | None:
     """``base`` moved on by the saved decisions it has not made, if it is an earlier moment
     of the saved game (same seed, its decisions a prefix of the saved ones); else None."""
@@ -619,7 +737,7 @@ def _catch_up(
             game.advance()
             game.apply(_decision_from_json(item))
         game.advance()
-        if game_record(game, names) != record:
+        if check and game_record(game, names) != record:
             return None
         return game
     except (FifteenTwoError, KeyError, TypeError, ValueError, AttributeError, IndexError):
@@ -648,6 +766,11 @@ def _unpack_rng(text: str) -> tuple[Any, ...]:
 def _rng_state(rng: random.Random) -> list[Any]:
     version, internal, gauss = rng.getstate()
     return [version, list(internal), gauss]
+
+
+def _any_rng_state(state: Any) -> tuple[Any, ...]:
+    """An RNG state as a full save keeps it (a JSON list) or as a step does (`_pack_rng`)."""
+    return _unpack_rng(state) if isinstance(state, str) else _rng_from_json(state)
 
 
 def _rng_from_json(state: list[Any]) -> tuple[Any, ...]:

@@ -14,15 +14,13 @@ from typing import Any, Final
 
 from fifteentwo.app.launch import command_hint
 from fifteentwo.app.options import SPEEDS, PlayOptions, SessionFactory, parse_players
-from fifteentwo.app.saves import open_game_store, saved_game_line
+from fifteentwo.app.saves import TERMINAL, offer_saved, open_game_store, saved_game_line
 from fifteentwo.app.session import SaveError, Session
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.players.guard import DEFAULT_MOVE_TIME, set_default_move_time
 from fifteentwo.rules import find_rules, preset_names
-from fifteentwo.store import GameBusy, Store, StoreError
+from fifteentwo.store import Store, StoreError
 
-TERMINAL = "terminal"
-"""The `GameMeta.kind` of games played here (web games are kept in the same store)."""
 LATEST = ""
 """``--resume`` without an id: the most recently played game."""
 MAX_MATCH = 99
@@ -259,18 +257,10 @@ def offer_game(store: Store | None) -> Session | None:
     """The most recent saved game no other session is playing, to offer; None if none."""
     if store is None:
         return None
-    for saved in store.list_games():
-        if saved.meta.kind != TERMINAL:
-            continue  # a web game is offered on the web
-        try:
-            return Session.resume(store, saved.game_id)
-        except GameBusy:
-            continue
-        except (SaveError, StoreError) as exc:
-            print(f"warning: {exc}", file=sys.stderr)
-        finally:
-            print_notices(store)
-    return None
+    try:
+        return offer_saved(store, lambda line: print(f"warning: {line}", file=sys.stderr))
+    finally:
+        print_notices(store)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import argparse
 import gc
+import logging
 import os
+import signal
 import socket
+import sys
+import threading
+from types import FrameType
 from typing import Any, Final
 
 from fifteentwo.errors import FifteenTwoError
@@ -51,6 +56,36 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--workers", type=int, default=4, help="threads for computer players and analysis (4)"
     )
+    parser.add_argument(
+        "--table-tick",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="how often away seats and turn timers of tables are looked at (1)",
+    )
+    parser.add_argument(
+        "--shutdown-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="on SIGTERM, how long moves in progress may take to finish before the process "
+        "exits anyway (10)",
+    )
+    parser.add_argument(
+        "--drain",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="on SIGTERM, keep serving this long with /readyz answering 503 before closing, for "
+        "balancers that poll /readyz (0: close at once; nginx retries another process)",
+    )
+    parser.add_argument(
+        "--log-level",
+        choices=["debug", "info", "warning", "error"],
+        default="info",
+        help="the JSON error log on stderr: info logs every refused request or message, "
+        "warning only the server's own failures (info)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -60,6 +95,15 @@ def run(args: argparse.Namespace) -> int:
         raise FifteenTwoError(f"--port must be between 0 and 65535, not {args.port}")
     if not 1 <= args.workers <= 64:
         raise FifteenTwoError(f"--workers must be between 1 and 64, not {args.workers}")
+    if not 0.01 <= args.table_tick <= 60:  # also refuses nan
+        raise FifteenTwoError(
+            f"--table-tick must be between 0.01 and 60 seconds, not {args.table_tick}"
+        )
+    for name in ("shutdown_timeout", "drain"):
+        value = getattr(args, name)
+        if not 0 <= value <= 3600:  # also refuses nan
+            option = "--" + name.replace("_", "-")
+            raise FifteenTwoError(f"{option} must be between 0 and 3600 seconds, not {value}")
     try:
         import uvicorn
 
@@ -80,23 +124,98 @@ def run(args: argparse.Namespace) -> int:
     if args.secret is not None and len(args.secret) < 16:
         raise FifteenTwoError("--secret must be at least 16 characters")
     app = create_app(
-        lambda: open_store(where), workers=args.workers, redis=args.redis, secret=args.secret
+        lambda: open_store(where),
+        workers=args.workers,
+        redis=args.redis,
+        secret=args.secret,
+        table_tick=args.table_tick,
     )
+    _log_errors_as_json(args.log_level)
+    config = uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_max_size=65536,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        timeout_graceful_shutdown=args.shutdown_timeout,
+    )
+    server = _GracefulServer(config, app.state.ops, drain=args.drain)
     print(f"fifteentwo: serving on http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
     _tune_gc()
     try:
-        uvicorn.run(
-            app,
-            host=args.host,
-            port=args.port,
-            log_level="warning",
-            ws_max_size=65536,
-            ws_ping_interval=20,
-            ws_ping_timeout=20,
-        )
+        server.run()
     except OSError as exc:
         raise FifteenTwoError(f"cannot serve on {args.host}:{args.port}: {exc.strerror}") from None
     return 0
+
+
+class _GracefulServer:
+    """uvicorn's server with the shutdown a balanced site needs (docs/web.md, Operations).
+
+    On SIGTERM or Ctrl-C: ``/readyz`` answers 503 at once; after ``drain`` seconds uvicorn
+    closes the listening socket, closes every WebSocket with code 1012 (service restart: the
+    page reconnects at once, through the balancer, to another process), lets handlers finish
+    the move in progress (up to --shutdown-timeout) and runs the app's shutdown, which
+    releases leases and closes the store. A watchdog ends the process if all that hangs."""
+
+    def __init__(self, config: Any, ops: Any, *, drain: float) -> None:
+        import uvicorn
+
+        outer = self
+
+        class Server(uvicorn.Server):
+            def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+                outer.on_signal(sig, frame, super().handle_exit)
+
+        self.server = Server(config)
+        self.ops = ops
+        self.drain = drain
+        self.limit = drain + config.timeout_graceful_shutdown + WATCHDOG_MARGIN
+
+    def run(self) -> None:
+        self.server.run()
+
+    def on_signal(self, sig: int, frame: FrameType | None, stop: Any) -> None:
+        """Mark the process not ready, then stop (at once, or after the drain)."""
+        first = not self.ops.draining
+        self.ops.draining = True
+        if not first:
+            stop(sig, frame)  # a second signal: uvicorn's own (a second Ctrl-C forces)
+            return
+        _watchdog(self.limit)
+        if self.drain > 0 and sig == signal.SIGTERM:
+            timer = threading.Timer(self.drain, stop, (sig, frame))
+            timer.daemon = True
+            timer.start()
+        else:
+            stop(sig, frame)
+
+
+WATCHDOG_MARGIN: Final = 20.0
+"""Seconds past the drain and --shutdown-timeout after which a process that has not exited
+(a store or Redis call hanging in the shutdown) is ended: a rolling restart never waits on it."""
+
+
+def _watchdog(seconds: float) -> None:
+    def expire() -> None:
+        print(f"error: shutdown took over {seconds:g} s; exiting now", file=sys.stderr, flush=True)
+        os._exit(1)
+
+    timer = threading.Timer(seconds, expire)
+    timer.daemon = True
+    timer.start()
+
+
+def _log_errors_as_json(level: str) -> None:
+    """The web server's error lines (already JSON, one per line) go to stderr as they are."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    errors = logging.getLogger("fifteentwo.web.errors")
+    errors.addHandler(handler)
+    errors.setLevel(level.upper())
+    errors.propagate = False
 
 
 GC_THRESHOLDS: Final = (50_000, 20, 100)

@@ -68,6 +68,10 @@ class GameBusy(StoreError):
     """Another live session owns this game (it is being played elsewhere)."""
 
 
+class GameConflict(GameBusy):
+    """The game changed in the store since this session read it (another process moved it)."""
+
+
 class CorruptGame(StoreError):
     """A saved game that cannot be read; it was set aside (never deleted) and this says where."""
 
@@ -259,6 +263,8 @@ class SavedGame:
     meta: GameMeta
     updated_at: datetime
     created_at: datetime
+    version: int | None = None
+    """Changes with every write of the game (`Store.game_version`; None: not known)."""
 
     def to_json(self) -> dict[str, Any]:
         """What ``cribbage saved --json`` prints for it (the details, not the save data)."""
@@ -418,11 +424,48 @@ class Store(ABC):
         """Store a new game in progress owned by ``owner``; return its new unguessable id."""
 
     @abstractmethod
-    def save_game(self, game_id: str, data: dict[str, Any], meta: GameMeta, *, owner: str) -> None:
+    def save_game(
+        self,
+        game_id: str,
+        data: dict[str, Any],
+        meta: GameMeta,
+        *,
+        owner: str,
+        expected_version: int | None = None,
+    ) -> int | None:
         """Write a game's latest state (insert or replace); `GameBusy` if another owner holds it.
+        Returns the game's new version (None: not known). With ``expected_version``,
+        `GameConflict` (nothing written) when the stored game is at another version.
 
         When storage stays unavailable after retries the state goes to a journal instead (see
         `notices`); `StoreUnavailable` only if even that fails."""
+
+    def append_move(
+        self,
+        game_id: str,
+        delta: dict[str, Any],
+        meta: GameMeta,
+        *,
+        owner: str,
+        expected_version: int | None = None,
+    ) -> int | None:
+        """Store one step of a game already saved as a small delta beside its last full save
+        (`merge_moves` says how it applies); the game's new version, or None when it was not
+        stored (the game is not there, or storage is unavailable): the caller then saves the
+        whole game instead. `GameBusy` as for `save_game`; with ``expected_version``,
+        `GameConflict` (nothing written) when the game is no longer at that version. This
+        default stores nothing (a store without deltas)."""
+        return None
+
+    def claim_turn(self, game_id: str, version: int, *, owner: str, seconds: float) -> bool:
+        """Claim the computer's move of a game at ``version`` for ``seconds``: True for exactly
+        one claimant at a time (again for the holder; for another once the claim lapsed or the
+        game moved on). This default grants every claim (a store one process uses)."""
+        return True
+
+    def game_version(self, game_id: str) -> int | None:
+        """The game's version (changes with every write of it), None if it is not stored."""
+        return None
 
     @abstractmethod
     def load_game(self, game_id: str) -> SavedGame:
@@ -573,3 +616,25 @@ class Store(ABC):
 
     def close(self) -> None:  # noqa: B027 - optional for backends that keep nothing open
         """Release any resources (connections)."""
+
+
+def merge_moves(data: dict[str, Any], moves: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """A full save with the deltas stored after it applied in order: each delta's ``append``
+    lists are added to the save's lists, its ``set`` values replace the save's. The result
+    counts them in ``moves_applied`` (so a reader knows parts of the save, like the record,
+    stop at the full save)."""
+    if not moves:
+        return data
+    merged = dict(data)
+    for delta in moves:
+        append, replace = delta.get("append", {}), delta.get("set", {})
+        if not isinstance(append, dict) or not isinstance(replace, dict):
+            raise ValueError("a stored step is not a delta")
+        for key, items in append.items():
+            if not isinstance(items, list):
+                raise ValueError(f"a stored step's {key!r} is not a list"[:100])
+            merged[key] = [*merged.get(key, []), *items]
+        for key, value in replace.items():
+            merged[key] = value
+    merged["moves_applied"] = int(merged.get("moves_applied", 0)) + len(moves)
+    return merged

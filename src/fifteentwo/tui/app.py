@@ -43,10 +43,11 @@ from fifteentwo.app.options import (
     PlayOptions,
     SessionFactory,
     known_levels,
+    options_like,
     remember_choices,
     remembered_choices,
 )
-from fifteentwo.app.saves import saved_game_line
+from fifteentwo.app.saves import offer_saved, saved_game_line
 from fifteentwo.app.session import Session
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.rules import Rules, find_rules, preset_names
@@ -148,7 +149,10 @@ class CribbageApp(KeyHandling, TableDrawing):
     # --- the start screen ----------------------------------------------------------------------
 
     def _show_start(self) -> None:
-        """The start screen (at launch, and after a game when the player wants no other)."""
+        """The start screen (at launch, and after a game when the player wants no other). The
+        store is read again each time, so every saved game left is offered to continue."""
+        if self.offer is None and self.store is not None:
+            self.offer = offer_saved(self.store)
         offer = self.offer
         saved = None if offer is None else saved_game_line(offer)
         self.push_screen(StartScreen(saved), self._start_chosen)
@@ -304,6 +308,7 @@ class CribbageApp(KeyHandling, TableDrawing):
             if note is not None:
                 log.add(Text(note, style="bold"))
             else:
+                self.games_played += 1  # the next game is this sitting's second
                 log.add(Text(f"Resuming your {title}.", style="bold"))
                 for text in lines[-40:]:
                     log.add(text)
@@ -368,7 +373,19 @@ class CribbageApp(KeyHandling, TableDrawing):
 
     def _show_busy(self) -> None:
         if self.mode is Mode.BUSY:
+            self.prompt_keys = ()
             self.query_one("#prompt", Line).update(Text("Thinking…", style="italic"))
+
+    def another_game(self) -> None:
+        """The same game again, every setting carried over from the one just finished (seats,
+        levels, counting by hand, muggins, target: also when that game was resumed)."""
+        last = self.session
+        if last is not None and isinstance(self.options, PlayOptions):
+            self.options = options_like(self.options, last)
+            if isinstance(self.make_session, SessionFactory):
+                self.make_session.options = self.options
+        self.set_message("")
+        self._new_game(self.rules)
 
     def _stepped(self, result: _StepResult) -> None:
         """Back on the UI thread with a step's outcome."""
@@ -562,7 +579,9 @@ class CribbageApp(KeyHandling, TableDrawing):
 
     def watch_mode(self, old: Mode, new: Mode) -> None:
         if new is Mode.BUSY:
-            return  # keep the screen as it is: most steps take milliseconds
+            if old in (Mode.COUNT, Mode.CUT):
+                self._close_entry()  # its keys (⏎ above all) belong to the game again
+            return  # otherwise keep the screen as it is: most steps take milliseconds
         self._refresh_keys()
         entry = self.query_one("#entry")
         count_input = self.query_one("#count-input", Input)
@@ -580,6 +599,15 @@ class CribbageApp(KeyHandling, TableDrawing):
             slider.focus()
         elif self.focused is not None:
             self.set_focus(None)
+
+    def _close_entry(self) -> None:
+        """Hide the count box and the cut slider and take the focus from them: a count or a
+        cut once sent, ⏎ and ␣ are the game's keys (the show's "⏎ for the next hand")."""
+        self.query_one("#entry").display = False
+        self.query_one("#count-input", Input).value = ""
+        if self.focused is not None:
+            self.set_focus(None)
+        self._refresh_keys()
 
     @on(HandView.Picked)
     def _card_clicked(self, event: HandView.Picked) -> None:

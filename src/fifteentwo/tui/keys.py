@@ -19,6 +19,7 @@ from fifteentwo.tui.screens import HelpScreen, RulesScreen
 from fifteentwo.tui.state import (
     SAVED_MESSAGE,
     AppState,
+    NamedKey,
 )
 from fifteentwo.tui.texts import (
     _action_parts,
@@ -28,6 +29,11 @@ from fifteentwo.tui.texts import (
 from fifteentwo.tui.widgets import (
     EventLog,
 )
+
+GAME_ACTIONS = frozenset(
+    _action_parts(b.action)[0] for b in AppState.BINDINGS if isinstance(b, Binding)
+)
+"""The actions of the game's own keys (`check_action` leaves Textual's to Textual)."""
 
 
 class KeyHandling(AppState):
@@ -55,15 +61,20 @@ class KeyHandling(AppState):
         return super().get_key_display(binding)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Whether a key's action can act now; False hides it from the footer as well, so the
+        footer never names a key that would do nothing."""
         if self._too_small:  # nothing can be seen: only quitting (the game is saved)
             return action == "quit"
+        if action not in GAME_ACTIONS:
+            return True  # Textual's own (tab between a form's fields, ...)
         if len(self.screen_stack) > 1:  # the rules, the help or a question is up
             return action in ("quit", "help") and not isinstance(self.screen, HelpScreen)
         mode = self.mode
         if action in ("pick", "cursor", "hint"):
             return mode in (Mode.DISCARD, Mode.PLAY)
         if action == "undo":
-            return mode in (Mode.DISCARD, Mode.PLAY, Mode.CUT, Mode.COUNT, Mode.PAUSE)
+            live = mode in (Mode.DISCARD, Mode.PLAY, Mode.CUT, Mode.COUNT, Mode.PAUSE)
+            return live and self.session is not None and self.session.cannot_undo() is None
         if action in ("choose", "lay_away"):
             return mode is Mode.DISCARD
         if action == "play_cursor":
@@ -75,6 +86,21 @@ class KeyHandling(AppState):
         if action == "answer":
             return mode in (Mode.OVER, Mode.MUGGINS)
         return True
+
+    def footer_keys(self) -> tuple[NamedKey, ...]:
+        """The keys the footer shows now, as data (the number keys one by one): the same
+        bindings, the same checks and the same order as Textual's footer."""
+        keys: list[NamedKey] = []
+        for key, active in self.screen.active_bindings.items():
+            binding = active.binding
+            if not binding.show or not active.enabled:
+                continue
+            action = _action_parts(binding.action)[0]
+            if action == "pick":
+                keys.extend(NamedKey(str(i + 1), action) for i in range(len(self._hand_cards())))
+            else:
+                keys.append(NamedKey(key, action))
+        return tuple(keys)
 
     # --- actions ------------------------------------------------------------------------------
 
@@ -154,8 +180,7 @@ class KeyHandling(AppState):
             self._step(Muggins(yes))
         elif self.mode is Mode.OVER:
             if yes and self.rules is not None:
-                self.set_message("")
-                self._new_game(self.rules)
+                self.another_game()
             elif self.menu:
                 self._show_start()
             else:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -94,8 +94,17 @@ class StartScreen(Screen[str]):
             self.dismiss(event.option.id)
 
 
+FORM_HELP = (
+    "[dim]tab / shift+tab: next / previous field · enter: open a list, choose in it · "
+    "space: tick a box · enter on Start (or ^s) begins · esc: back[/dim]"
+)
+"""The form's keys, under its fields."""
+
+
 class NewGameScreen(Screen[Choices | None]):
-    """The new game's choices; enter (or Start) begins, escape goes back.
+    """The new game's choices, by keyboard alone: tab and shift+tab between the fields, enter to
+    open a list and choose in it, space (or enter) to tick a box, enter on Start to begin (^s
+    from anywhere); escape goes back. Enter never starts the game from another field.
 
     Dismisses with the `Choices`, or None for back."""
 
@@ -112,7 +121,7 @@ class NewGameScreen(Screen[Choices | None]):
 
     def compose(self) -> ComposeResult:
         c = self.choices
-        with VerticalScroll(id="new-game-box"):
+        with VerticalScroll(id="new-game-box", can_focus=False):  # tab goes field to field
             yield Static("[b]New game[/b]", id="new-game-title")
             with Horizontal(classes="field"):
                 yield Static("Opponent", classes="label")
@@ -161,9 +170,7 @@ class NewGameScreen(Screen[Choices | None]):
             yield Checkbox(
                 "Coach: say at once when a choice costs points", c.coach, compact=True, id="coach"
             )
-            yield Static(
-                "[dim]tab: next field · enter: open a list or tick a box · ^s: start[/dim]"
-            )
+            yield Static(FORM_HELP, id="new-game-help")
             yield Static("", id="new-game-error")
             with Horizontal(id="new-game-buttons"):
                 yield Button("Start", id="start-game", variant="primary", compact=True)
@@ -178,11 +185,12 @@ class NewGameScreen(Screen[Choices | None]):
         the game can be played to."""
         text = self.query_one("#target", Input).value.strip()
         target = int(text) if text else None
+        error = self.query_one("#new-game-error", Static)
         if target is not None and not 15 <= target <= 1000:
-            self.query_one("#new-game-error", Static).update(
-                f"[red]The target must be from 15 to 1000, not {target}.[/red]"
-            )
+            error.update(f"[red]The target must be from 15 to 1000, not {target}.[/red]")
+            self.query_one("#target", Input).focus()
             return None
+        error.update("")
         return Choices(
             level=str(self.query_one("#level", Select).value),
             variant=str(self.query_one("#variant", Select).value),
@@ -213,17 +221,4 @@ class NewGameScreen(Screen[Choices | None]):
 
     @on(Input.Submitted, "#target")
     def _target_entered(self) -> None:
-        self.action_start()
-
-    def on_key(self, event: events.Key) -> None:
-        """Enter on a checkbox or button acts on it; enter elsewhere (not in an open list)
-        starts the game."""
-        if event.key != "enter":
-            return
-        focused = self.focused
-        if isinstance(focused, Checkbox | Button | Input):
-            return
-        if isinstance(focused, Select) and focused.expanded:
-            return
-        event.stop()
-        self.action_start()
+        self.focus_next()  # enter in the target field moves on, as tab does: Start starts

@@ -148,7 +148,8 @@ class TableModel:
             self.series.append(Series())
         elif isinstance(event, HandCounted):
             self.shown[(event.seat, event.crib)] = event
-            self.calls = [(event.seat, event.score().say())]
+            said = event.score().say() if event.total else "nineteen"  # (the word for nothing)
+            self.calls = [(event.seat, said)]
         elif isinstance(event, Scored):
             self.backs[event.side] = self.fronts[event.side]
             self.fronts[event.side] = event.score

@@ -55,13 +55,15 @@ HELP_TEXT = """\
   [b]←[/b] [b]→[/b]          move between cards
   [b]space[/b]        choose / play the card under the cursor
   [b]enter[/b]        lay away the chosen cards; play; continue
+                 (the show: on to the next hand)
   [b]g[/b]            say go (five-card: decline to play on)
   [b]y[/b] / [b]n[/b]        answer a question (another game? muggins?)
   [b]?[/b]            this help
   [b]r[/b]            the rules of cribbage
   [b]h[/b]            a hint: the best choice here and why
   [b]u[/b]            take back your last decision (not when counting
-                 by hand with muggins; the game notes take-backs)
+                 by hand with muggins; the game notes take-backs;
+                 shown in the key bar only when it can act)
   [b]q[/b]            quit; the game is saved
                  (resume with [b]cribbage play --resume[/b])
 

@@ -70,6 +70,15 @@ class Settings:
 
 
 @dataclass(frozen=True, slots=True)
+class NamedKey:
+    """A key the screen names, as data: the key as Textual calls it (``enter``, ``space``,
+    ``1``, ``g``) and the name of the action it runs (``continue``, ``pick``, ``lay_away``)."""
+
+    key: str
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
 class _StepResult:
     """What a background step brought back: a session, its events, or the engine's refusal."""
 
@@ -154,6 +163,8 @@ class AppState(App[int]):
         self.model = TableModel(sides=2)
         self.obs: Observation | None = None
         self.message = Text()
+        self.prompt_keys: tuple[NamedKey, ...] = ()
+        """The keys the prompt line names now, each with its action (`NamedKey`)."""
         self.exit_message: str | None = None
         """What was said on quitting (also printed after the app closes)."""
         self.tally: list[int] = []
@@ -194,6 +205,9 @@ class AppState(App[int]):
         raise NotImplementedError  # (defined by a part of the app: tui/app.py)
 
     def _playable(self) -> set[Card]:
+        raise NotImplementedError  # (defined by a part of the app: tui/app.py)
+
+    def another_game(self) -> None:
         raise NotImplementedError  # (defined by a part of the app: tui/app.py)
 
     def _refresh_hand(self) -> None:

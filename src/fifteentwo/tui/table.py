@@ -23,11 +23,13 @@ from fifteentwo.tui.state import (
     MAX_OPPONENTS,
     SKUNK_WORDS,
     AppState,
+    NamedKey,
 )
 from fifteentwo.tui.texts import (
     _cards,
     _game_title,
     _shown_total,
+    number_keys,
 )
 from fifteentwo.tui.widgets import (
     FAN,
@@ -247,12 +249,13 @@ class TableDrawing(AppState):
         return Text(f": {_shown_total(shown)}", style="bold")
 
     def _shown_cards(self, shown: HandCounted) -> tuple[CardSpec, ...]:
-        """A shown hand's cards, those of the combination being said lit (and dimmed the
+        """A shown hand's cards in order, those of the combination being said lit (and dimmed the
         others of that hand, so the lit ones stand out)."""
         lit = self.lit
+        cards = sorted(shown.cards)  # in order, as hands are held (the crib comes unsorted)
         if lit is None or (lit[0], lit[1]) != (shown.seat, shown.crib):
-            return tuple(CardSpec(c) for c in shown.cards)
-        return tuple(CardSpec(c, selected=c in lit[2], dimmed=c not in lit[2]) for c in shown.cards)
+            return tuple(CardSpec(c) for c in cards)
+        return tuple(CardSpec(c, selected=c in lit[2], dimmed=c not in lit[2]) for c in cards)
 
     def _calls_text(self) -> str:
         """``Computer: fifteen for 2, go for 1`` or ``You: fifteen two ... is six``: what
@@ -291,7 +294,7 @@ class TableDrawing(AppState):
             what = "crib" if obs.counting_crib else "hand"
             label = Text().append(f"Your {what}", style)
             label.append(" to count, with the starter", style="bold")
-            cards = tuple(CardSpec(c) for c in obs.to_count)
+            cards = tuple(CardSpec(c) for c in sorted(obs.to_count))  # (the crib comes unsorted)
         elif self._showing() and shown is not None:
             label = Text().append("Your hand", style) + self._shown_label(shown)
             cards = self._shown_cards(shown)
@@ -324,54 +327,78 @@ class TableDrawing(AppState):
     def _refresh_prompt(self) -> None:
         self._refresh_top()
         prompt = self.query_one("#prompt", Line)
-        prompt.update(self._prompt_text())
+        text, keys = self._prompt()
+        self.prompt_keys = keys
+        prompt.update(text)
 
-    def _prompt_text(self) -> Text:
+    def _prompt(self) -> tuple[Text, tuple[NamedKey, ...]]:
+        """The prompt line and, as data, the keys it names (each with the action it runs):
+        what the line tells the player to press is exactly what is bound (tests press them)."""
         mode, obs, rules, describer = self.mode, self.obs, self.rules, self.describer
         bold = Style(bold=True)
         if mode is Mode.START or obs is None or rules is None or describer is None:
-            return Text("Welcome to cribbage.", style=bold)
+            return Text("Welcome to cribbage.", style=bold), ()
+        enter = NamedKey("enter", "continue")
         if self._show_wait:
-            return Text("The show: ⏎ for the next hand.", style=bold)
+            return Text("The show: ⏎ for the next hand.", style=bold), (enter,)
         if self._show_event is not None:
-            return Text("The show: ⏎ to skip to the total.", style=Style(dim=True))
+            return Text("The show: ⏎ to skip to the total.", style=Style(dim=True)), (enter,)
         if mode is Mode.BUSY:
-            return Text("")
+            return Text(""), ()
         n = len(obs.hand)
+        picks = tuple(NamedKey(str(i + 1), "pick") for i in range(n))
         if mode is Mode.DISCARD:
             crib = "your" if obs.dealer == obs.seat else f"{describer.who(obs.dealer)}'s"
             need = rules.discard
             text = Text(f"Lay away {_cards(need)} to {crib} crib: ", style=bold)
-            text.append(f"1-{n} or a click to choose, then ⏎ ")
+            text.append(f"{number_keys(n)} or ←/→ and ␣ to choose, then ⏎ ")
             text.append(f"({len(self._selected)}/{need})", style="dim")
-            return text
+            cursor = (NamedKey("left", "cursor"), NamedKey("right", "cursor"))
+            return text, (
+                *picks,
+                *cursor,
+                NamedKey("space", "choose"),
+                NamedKey("enter", "lay_away"),
+            )
         if mode is Mode.PLAY:
             text = Text(f"Your play, count {obs.count}: ", style=bold)
-            text.append(f"1-{n}, a click, or ←/→ and ⏎")
+            keys = [*picks, NamedKey("enter", "play_cursor")]
+            if n == 1:
+                text.append("1 (or a click, or ⏎) to play the card")
+            else:
+                text.append(f"{number_keys(n)}, a click, or ←/→ and ⏎")
+                keys += [NamedKey("left", "cursor"), NamedKey("right", "cursor")]
             if GO in obs.legal:
                 text.append(" · g to say go", style="bold yellow")
-            return text
+                keys.append(NamedKey("g", "go"))
+            return text, tuple(keys)
         if mode is Mode.CUT:
             what = "for the deal" if obs.phase is Phase.CUT_FOR_DEAL else "for the starter"
-            return Text(f"Cut the pack {what}: ←/→ how deep, ⏎ to cut", style=bold)
+            text = Text(f"Cut the pack {what}: ←/→ how deep, ⏎ to cut", style=bold)
+            cut = (NamedKey("left", "move"), NamedKey("right", "move"), NamedKey("enter", "cut"))
+            return text, cut
         if mode is Mode.COUNT:
             what = "crib" if obs.counting_crib else "hand"
             starter = obs.starter.unicode if obs.starter is not None else "?"
-            cards = " ".join(c.unicode for c in obs.to_count)
-            return Text(f"Count your {what} ({cards} with {starter}): type it, ⏎", style=bold)
+            cards = " ".join(c.unicode for c in sorted(obs.to_count))
+            text = Text(f"Count your {what} ({cards} with {starter}): type it, ⏎", style=bold)
+            return text, (NamedKey("enter", "submit"),)
+        yes_no = (NamedKey("y", "answer"), NamedKey("n", "answer"))
         if mode is Mode.MUGGINS:
             missed = obs.pending_claim or 0
-            return Text(f"Muggins: take the {missed} points they missed? (y/n)", style=bold)
+            text = Text(f"Muggins: take the {missed} points they missed? (y/n)", style=bold)
+            return text, yes_no
         if mode is Mode.PAUSE:
             over = self.model.game_over
             if over is not None:
-                return Text(f"{self._result_text(over)} ⏎ for the next game.", style=bold)
-            return Text("The deal is over: read the show, then ⏎ or ␣ to deal on.", style=bold)
+                return Text(f"{self._result_text(over)} ⏎ for the next game.", style=bold), (enter,)
+            text = Text("The deal is over: read the show, then ⏎ or ␣ to deal on.", style=bold)
+            return text, (enter, NamedKey("space", "continue"))
         # Mode.OVER
         over = self.model.game_over
         text = Text(self._result_text(over) if over else "The game is over.", style=bold)
         text.append(" Another game? (y/n)", style="bold yellow")
-        return text
+        return text, yes_no
 
     def _result_text(self, over: GameOver) -> str:
         describer = self.describer

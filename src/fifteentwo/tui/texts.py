@@ -39,6 +39,11 @@ def _action_parts(action: str) -> tuple[str, tuple[object, ...]]:
     return action.split("(", 1)[0], ()
 
 
+def number_keys(n: int) -> str:
+    """The number keys for ``n`` cards: ``1-6``, ``1-4``, and ``1`` (never ``1-1``)."""
+    return "1" if n <= 1 else f"1-{n}"
+
+
 def _cards(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 

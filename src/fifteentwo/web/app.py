@@ -38,6 +38,7 @@ from fifteentwo.store import Store, open_store
 from fifteentwo.web.accounts import Accounts, server_secret
 from fifteentwo.web.bus import Bus, open_bus
 from fifteentwo.web.games import GameHub, Refused, WebGame
+from fifteentwo.web.metrics import Metrics, Operations, RequestLog, exception_text, log_error
 from fifteentwo.web.protocol import (
     MAX_MESSAGE_BYTES,
     VARIANTS,
@@ -62,6 +63,8 @@ __all__ = ["create_app"]
 _log = logging.getLogger("fifteentwo.web")
 
 MAX_BAD_MESSAGES: Final = 50
+DRAIN_SECONDS: Final = 10.0
+"""At shutdown, how long detached table work may take before the store closes anyway."""
 RATE: Final = 100.0
 """Messages per second a connection is served on average, after a burst of `BURST`; faster
 senders are slowed down (the server waits before reading on), not refused."""
@@ -158,8 +161,13 @@ def create_app(
     (a ``redis://`` URL) lets several processes serve the same tables; ``secret`` signs the
     cookies (default: one kept in the store); ``table_tick`` is how often away seats and turn
     timers are looked at, in seconds."""
-    hub = GameHub(_store_opener(store), workers=workers)
+    metrics = Metrics()
+    ops = Operations(metrics)
+    opener = _store_opener(store)
+    hub = GameHub(lambda: metrics.instrument(opener()), workers=workers)
     parts: dict[str, Any] = {}
+    metrics.games.set_function(lambda: len(hub.games))
+    metrics.tables.set_function(lambda: len(parts["tables"].tables) if "tables" in parts else 0)
 
     def tables() -> TableHub:
         found: TableHub = parts["tables"]
@@ -177,6 +185,7 @@ def create_app(
         if check is not None:
             await check()
         key = await hub.store_call(server_secret, hub.store, secret)
+        hub.share_games(key)  # every process with this secret serves every game
         parts["accounts"] = Accounts(hub.store, key)
         parts["tables"] = table_hub = TableHub(
             lambda: hub.store,
@@ -186,6 +195,9 @@ def create_app(
             tick=table_tick,
         )
         await bus.start(table_hub.on_bus)
+        ops.checks["store"] = lambda: hub.store_call(hub.store.get_setting, "readyz")
+        if check is not None:
+            ops.checks["redis"] = check
         sweeper = asyncio.create_task(hub.run_sweeper())
         table_sweeper = asyncio.create_task(table_hub.run_sweeper())
         try:
@@ -193,7 +205,10 @@ def create_app(
         finally:
             sweeper.cancel()
             table_sweeper.cancel()
-            await table_hub.drain()
+            try:  # detached table work (results, away seats) gets a bounded time to finish
+                await asyncio.wait_for(table_hub.drain(), DRAIN_SECONDS)
+            except TimeoutError:
+                _log.warning("table work still running after %s s at shutdown", DRAIN_SECONDS)
             await bus.close()
             await hub.close()
 
@@ -236,14 +251,17 @@ def create_app(
         return JSONResponse(await hub.history(_player(request)))
 
     async def review(request: Request) -> Response:
+        row = request.path_params["row"]
+        if not (row.isascii() and row.isdigit() and len(row) < 19):
+            return _bad("no_game", "no such finished game", status=404)
         try:
-            row_id = int(request.path_params["row"])
-            return JSONResponse(await hub.review(row_id, _player(request)))
+            return JSONResponse(await hub.review(int(row), _player(request)))
         except Refused as exc:
             return _bad(exc.code, str(exc), status=404)
 
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
+        metrics.connections.inc()
         conn = Connection(websocket)
         game: WebGame | None = None
         bad = 0
@@ -257,24 +275,37 @@ def create_app(
                 if wait:
                     await asyncio.sleep(wait)
                 text = message.get("text")
+                started = time.perf_counter()
                 if text is None:
                     reply: dict[str, Any] | None = error("bad_message", "send JSON text frames")
                 else:
                     try:
                         if conn.table is not None or '"join"' in text:
                             reply = await _handle_table(tables(), conn, text)
+                            kind = "table"
                         else:
                             reply, game = await _handle(hub, conn, game, text)
+                            kind = "game"
+                        if reply is None and '"act"' in text:  # a move, answered by broadcast
+                            metrics.action(kind, started)
                     except Refused as exc:
                         reply = error(exc.code, str(exc))
                     except FifteenTwoError as exc:
                         reply = error("refused", str(exc))
-                    except Exception:  # a bug must cost one reply, never the server or the game
-                        _log.exception("error handling a message")
+                    except Exception as exc:  # a bug must cost one reply, never the server
                         reply = error("server", "the server could not do that; nothing changed")
+                        reply["exc"] = exception_text(exc)
                 if reply is not None:
                     if reply.get("type") == "error":
                         bad += 1
+                        _message_error(
+                            metrics,
+                            websocket=websocket,
+                            conn=conn,
+                            game=game,
+                            reply=reply,
+                            started=started,
+                        )
                     await conn.send(reply)
                 if bad > MAX_BAD_MESSAGES:
                     await websocket.close(code=1008)
@@ -282,6 +313,7 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
+            metrics.connections.dec()
             if game is not None:
                 hub.leave(game, conn)
             if conn.table is not None:
@@ -295,6 +327,9 @@ def create_app(
         Route("/", index),
         Route("/history", index),
         Route("/review/{row:int}", index),
+        Route("/healthz", ops.healthz),
+        Route("/readyz", ops.readyz),
+        Route("/metrics", ops.metrics_page),
         Route("/api/options", options),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games", list_games, methods=["GET"]),
@@ -303,9 +338,39 @@ def create_app(
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+    middleware = [Middleware(RequestLog, metrics=metrics), Middleware(SecurityHeaders)]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.hub = hub
+    app.state.ops = ops
     return app
+
+
+def _message_error(
+    metrics: Metrics,
+    *,
+    websocket: WebSocket,
+    conn: Connection,
+    game: WebGame | None,
+    reply: dict[str, Any],
+    started: float,
+) -> None:
+    """Count an error reply and log it as one JSON line (a traceback stays in the log)."""
+    code = str(reply.get("code"))
+    metrics.errors.labels("ws", code).inc()
+    client = websocket.client
+    fields: dict[str, Any] = {
+        "kind": code,
+        "message": reply.get("message"),
+        "game": game.game_id if game is not None else None,
+        "table": conn.table,
+        "seat": conn.seat,
+        "client": client.host if client else None,
+        "ms": round((time.perf_counter() - started) * 1000, 2),
+    }
+    exc = reply.pop("exc", None)
+    if exc is not None:
+        fields["exc"] = exc
+    log_error("message_error", **fields)
 
 
 def _store_opener(store: Callable[[], Store] | Store | str | Path | None) -> Callable[[], Store]:

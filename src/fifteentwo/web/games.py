@@ -45,7 +45,7 @@ from fifteentwo.app.coach import Coach, action_label
 from fifteentwo.app.describe import Describer
 from fifteentwo.app.options import PlayOptions, check_level
 from fifteentwo.app.plain import peg_positions
-from fifteentwo.app.session import SaveError, Session
+from fifteentwo.app.session import SaveConflict, SaveError, Session
 from fifteentwo.cards import Card
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.store import GameBusy, GameNotFound, Store, StoreError, new_owner
@@ -61,6 +61,13 @@ IDLE_SECONDS: Final = 600.0
 KIND: Final = "web"
 
 _T = TypeVar("_T")
+
+
+CLAIM_SECONDS: Final = 15.0
+"""How long a process's claim to compute a computer turn stands (renewed by finishing it); a
+claim of a process that died lapses after this, and another process takes the turn."""
+CLAIM_POLL: Final = 0.1
+"""How often a process waiting for another's computer turn looks at the store."""
 
 
 class Refused(FifteenTwoError):
@@ -116,11 +123,9 @@ class WebSession(Session):
         events = self.act(action)
         return events, time.perf_counter() - started - (self.save_seconds - saving)
 
-    def to_json(self) -> dict[str, Any]:
-        """The session's save, with the web settings beside it."""
-        data = super().to_json()
-        data["web"] = dict(self.web)
-        return data
+    def extra_json(self) -> dict[str, Any]:
+        """The web settings, beside the save and in every step."""
+        return {"web": dict(self.web)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any], **kwargs: Any) -> WebSession:
@@ -251,10 +256,28 @@ class GameHub:
         self._open_store = open_store
         self._store: Store | None = None
         self.owner = new_owner()
+        self.process = new_owner()
+        """This process's own token (claims of computer turns), whatever `owner` is shared."""
         self.games: dict[str, WebGame] = {}
         self._opening: dict[str, asyncio.Lock] = {}
         self.levels = tuple(levels)
         self._reviews: dict[int, dict[str, Any]] = {}
+
+    def share_games(self, secret: str) -> None:
+        """Let every process with this server secret serve every game against the computer:
+        they hold a game's lease under one owner token, and each write is made only onto the
+        version the process last saw (`Session.optimistic`), so a game moves on wherever its
+        player's connection lands, one writer at a time (docs/web.md, "Several processes")."""
+        digest = hashlib.sha256(f"fifteentwo-web-games\0{secret}".encode()).hexdigest()
+        self.owner = digest[:32]
+
+    def _claim_turn(self, session: Session) -> bool:
+        """Whether this process computes the session's computer turn (one process per turn)."""
+        if session.game_id is None or session.version is None:
+            return True
+        return self.store.claim_turn(
+            session.game_id, session.version, owner=self.process, seconds=CLAIM_SECONDS
+        )
 
     # --- plumbing ----------------------------------------------------------------------------
 
@@ -325,6 +348,8 @@ class GameHub:
             owner_hint=player_hash(request.player),
             on_notice=_log.warning,
             web={"token": token_hash(token), "coach": request.coach},
+            optimistic=True,
+            turn_claim=self._claim_turn,
         )
         await self.compute(session.run)  # computers to the first decision; saved on the way
         if session.game_id is None:
@@ -347,10 +372,71 @@ class GameHub:
                         game = await self._load(game_id, token)
             finally:
                 self._opening.pop(game_id, None)
+        else:
+            async with game.lock:
+                await self._fresh(game)
         if not hmac.compare_digest(game.token_hash, token_hash(token)):
             raise Refused("no_game", "no game with that id and token")
         game.last_used = time.monotonic()
         return game
+
+    async def _fresh(self, game: WebGame) -> None:
+        """Bring this process's copy up to the stored game if another process moved it on
+        (one read of its version; a reload only when it changed). Call under ``game.lock``."""
+        if game.session.is_over:
+            return
+        try:
+            version = await self.store_call(self.store.game_version, game.game_id)
+        except StoreError:
+            return  # the write will tell (a conflict, or the store's own error)
+        if version is None or version == game.session.version:
+            return
+        await self._reload(game)
+
+    async def _reload(self, game: WebGame, *, play_on: bool = True) -> None:
+        """Replace this process's copy of the game with the stored one (and, with
+        ``play_on``, make a computer turn it finds pending: `_computers_on`)."""
+        try:
+            session = await self.compute(
+                partial(
+                    WebSession.resume,
+                    self.store,
+                    game.game_id,
+                    owner=self.owner,
+                    on_notice=_log.warning,
+                    optimistic=True,
+                    turn_claim=self._claim_turn,
+                )
+            )
+        except GameBusy:
+            raise Refused("busy", "this game is open in another program") from None
+        except (SaveError, StoreError) as exc:
+            raise Refused("no_game", f"this game cannot be resumed: {exc}") from None
+        assert isinstance(session, WebSession)
+        game.session = session
+        game._describers.clear()
+        if play_on:
+            await self._computers_on(game)
+
+    async def _computers_on(self, game: WebGame) -> None:
+        """The computers' turn of a stored game, made by exactly one process: this one when it
+        gets the turn's claim (the process thinking for it died, or it is this one's own turn),
+        else it waits for the claimant's moves to be stored (a lapsed claim is taken over)."""
+        deadline = time.monotonic() + 2 * CLAIM_SECONDS + 5
+        while not game.session.is_over and game.session.waiting_for is None:
+            try:
+                await self.compute(game.session.run)
+            except SaveConflict:  # stored by another process meanwhile
+                await self._reload(game, play_on=False)
+                continue
+            if game.session.is_over or game.session.waiting_for is not None:
+                return
+            if time.monotonic() > deadline:
+                raise Refused("busy", "the computer's move is taking too long: try again")
+            await asyncio.sleep(CLAIM_POLL)
+            version = await self.store_call(self.store.game_version, game.game_id)
+            if version is not None and version != game.session.version:
+                await self._reload(game, play_on=False)
 
     async def _load(self, game_id: str, token: str) -> WebGame:
         try:
@@ -370,6 +456,8 @@ class GameHub:
                     game_id,
                     owner=self.owner,
                     on_notice=_log.warning,
+                    optimistic=True,
+                    turn_claim=self._claim_turn,
                 )
             )
         except GameBusy:
@@ -378,6 +466,7 @@ class GameHub:
             raise Refused("no_game", f"this game cannot be resumed: {exc}") from None
         assert isinstance(session, WebSession)
         game = WebGame(game_id, session)
+        await self._computers_on(game)
         self.games[game_id] = game
         return game
 
@@ -397,6 +486,7 @@ class GameHub:
         listener what happened. Raises `Refused` (and changes nothing) otherwise."""
         action = to_action(data)
         async with game.lock:
+            await self._fresh(game)
             session = game.session
             self._check_turn(game, seat, decision)
             if not session.game.is_legal(action):
@@ -411,9 +501,18 @@ class GameHub:
                 remark = await self.compute(_remark, game.coach(), obs, action)
             try:  # the session saves after every step
                 events, thinking = await self.compute(session.timed_act, action)
+            except SaveConflict:  # another process answered this decision first
+                await self._reload(game)
+                await self._broadcast(game, (), log=True)
+                raise Refused("stale", "the game moved on in another window") from None
             except SaveError as exc:
                 raise Refused("busy", str(exc)) from None
             think_ms = thinking * 1000
+            if not session.is_over and session.waiting_for is None:
+                # another process holds this turn's claim: its moves come from the store
+                await self._computers_on(game)
+                await self._broadcast(game, events, remark=remark, log=True)
+                return
             if session.is_over and any(isinstance(e, GameOver) for e in events):
                 await self._note_finished(game)
             await self._broadcast(game, events, remark=remark, think_ms=think_ms)
@@ -431,6 +530,7 @@ class GameHub:
     async def undo(self, game: WebGame, seat: int, decision: int) -> None:
         """Take back the seat's last decision, where the session allows it."""
         async with game.lock:
+            await self._fresh(game)
             if decision != game.decision:
                 raise Refused("stale", "the game moved on")
             why = game.session.cannot_undo()
@@ -438,6 +538,9 @@ class GameHub:
                 raise Refused("cannot_undo", f"cannot take back: {why}")
             try:
                 await self.compute(game.session.undo)
+            except SaveConflict:
+                await self._reload(game)
+                raise Refused("stale", "the game moved on in another window") from None
             except FifteenTwoError as exc:
                 raise Refused("cannot_undo", str(exc)) from None
             await self._broadcast(game, (), log=True)
@@ -455,8 +558,13 @@ class GameHub:
     async def set_coach(self, game: WebGame, on: bool) -> None:
         """Turn the coach's remarks on or off (kept with the game)."""
         async with game.lock:
+            await self._fresh(game)
             game.session.web["coach"] = on
-            await self.compute(game.session.save)
+            try:
+                await self.compute(game.session.save)
+            except SaveConflict:
+                await self._reload(game)
+                raise Refused("stale", "the game moved on in another window") from None
             await self._broadcast(game, ())
 
     async def _note_finished(self, game: WebGame) -> None:

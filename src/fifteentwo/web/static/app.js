@@ -78,10 +78,13 @@ function connect() {
     const msg = JSON.parse(e.data);
     game.queue = game.queue.then(() => receive(msg)).catch((err) => console.error(err));
   };
-  ws.onclose = () => {
+  ws.onclose = (e) => {
     if (game.ws !== ws || game.closing) return;
     $("conn").hidden = false;
-    const wait = Math.min(5000, 300 * 2 ** game.retry++);
+    // 1012 (service restart) and 1001 (going away): this server process is shutting down, the
+    // game is safe in the store, and the balancer sends the new connection to another process.
+    const restart = e.code === 1012 || e.code === 1001;
+    const wait = restart ? 50 : Math.min(5000, 300 * 2 ** game.retry++);
     setTimeout(() => { if (game.ws === ws && game.id) connect(); }, wait);
   };
 }
@@ -114,6 +117,7 @@ async function receive(msg) {
     game.dealing = msg.events.some((e) => e.type === "dealt") && factor() > 0;
     game.state = msg;
     game.busy = false;
+    game.busyTries = 0;
     game.names = msg.names;
     game.selected.clear();
     if (msg.remark) { $("remark").textContent = msg.remark; $("remark").hidden = false; }
@@ -146,6 +150,11 @@ async function receive(msg) {
     }
     $("status-line").textContent = msg.message;
     if (msg.code === "stale") send({ type: "state" });
+    if (msg.code === "busy") {  // held by a process that is shutting down: ask again shortly
+      const ws = game.ws;
+      const wait = Math.min(5000, 500 * 2 ** (game.busyTries = (game.busyTries || 0) + 1));
+      setTimeout(() => { if (game.ws === ws && game.id) connect(); }, wait);
+    }
     renderControls();
   }
 }

@@ -1,0 +1,1075 @@
+"""`SqlStore`: the one implementation of `Store`, over SQLAlchemy Core, for SQLite and PostgreSQL.
+
+Every call is one transaction. What differs between the databases is small and lives in the two
+subclasses: how a connection is made and a writer is serialized (SQLite ``BEGIN IMMEDIATE`` under
+a lock, PostgreSQL a pool and advisory locks), which failures are worth a retry, and where a
+write goes when storage stays unavailable (SQLite: the journal; PostgreSQL: one error line).
+docs/store.md describes the schema and the promises.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
+from datetime import datetime
+from typing import Any, Final, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+
+from fifteentwo.store.base import (
+    Account,
+    AccountExists,
+    CorruptGame,
+    FinishedGame,
+    GameBusy,
+    GameConflict,
+    GameMeta,
+    GameNotFound,
+    RatingUpdate,
+    SavedGame,
+    Store,
+    StoreError,
+    StoreUnavailable,
+    TableConflict,
+    TableNotFound,
+    TableRow,
+    Totals,
+    checked_int,
+    checked_time,
+    lease_alive,
+    merge_moves,
+    new_game_id,
+    this_process,
+    utc_now,
+)
+from fifteentwo.store.schema import (
+    accounts,
+    finished_games,
+    game_moves,
+    games_in_progress,
+    imports,
+    leases,
+    read_time,
+    set_aside,
+    settings,
+    tables,
+    turn_claims,
+)
+
+__all__ = ["SqlStore", "Unavailable"]
+
+_T = TypeVar("_T")
+_JSON_COLUMNS: Final = ("seats", "scores", "hands", "record")
+_BAD_ROW: Final = (ValueError, TypeError, KeyError, RecursionError, StoreError)
+_DB_ERRORS: Final = (sa.exc.DBAPIError, sa.exc.TimeoutError)
+LEASE_FRESH: Final = 30.0
+"""A step renews its owner's lease only when it is older than this (leases lapse after ten
+minutes, or when their process is gone), saving a write per move."""
+_IN_CHUNK: Final = 500
+"""Ids per ``IN (...)`` query (SQLite's limit on parameters)."""
+
+
+class Unavailable(Exception):
+    """Storage could not be written after the retries (locked, read-only, full, gone)."""
+
+
+class SqlStore(Store):
+    """Games, finished games, settings, accounts and tables in one database (see the module)."""
+
+    location: str
+    aside_place: str
+    """Where set-aside rows are kept, for messages (``table set_aside of PATH``)."""
+
+    def __init__(self, engine: sa.Engine | None, *, retries: int, backoff: float) -> None:
+        self._engine: sa.Engine | None = engine
+        self.retries = retries
+        self.backoff = backoff
+        self._notices: list[str] = []
+        self._lock = threading.RLock()
+        """SQLite: one thread at a time on its one connection; PostgreSQL: unused."""
+
+    # --- what each database decides ------------------------------------------------------------
+
+    def _connection(self, *, write: bool) -> contextlib.AbstractContextManager[sa.Connection]:
+        """A connection for one transaction (a writer's takes the database's write lock)."""
+        return self._db().connect()
+
+    def _transient(self, exc: BaseException) -> bool:
+        """Whether a failure may pass if tried again (a lock, a lost connection)."""
+        return isinstance(exc, sa.exc.TimeoutError)
+
+    def _write_retries(self) -> int:
+        return self.retries
+
+    def _give_up_at_once(self, exc: BaseException) -> bool:
+        """Whether a failure that is not transient is reported at once (not retried once)."""
+        return True
+
+    def _lock_game(self, conn: sa.Connection, game_id: str) -> bool:
+        """Serialize writers of one game for this transaction; whether the game exists."""
+        row = conn.execute(
+            sa.select(games_in_progress.c.game_id)
+            .where(games_in_progress.c.game_id == game_id)
+            .with_for_update()
+        ).first()
+        return row is not None
+
+    def _next_seq(self) -> Any:
+        """The order number of the latest play (an SQL expression)."""
+        return sa.select(
+            sa.func.coalesce(sa.func.max(games_in_progress.c.seq), 0) + 1
+        ).scalar_subquery()
+
+    def _insert(self, table: sa.Table) -> sqlite.Insert | postgresql.Insert:
+        return sqlite.insert(table)
+
+    def _keep_elsewhere(self, entry: dict[str, Any], owner: str, at: datetime, why: str) -> None:
+        """A game's write that storage refused: keep it elsewhere or raise `StoreUnavailable`."""
+        raise StoreUnavailable(f"cannot save to the game store {self.location}: {why}")
+
+    # --- connections and transactions ----------------------------------------------------------
+
+    def _db(self) -> sa.Engine:
+        if self._engine is None:
+            raise StoreError(f"the game store {self.location} is closed")
+        return self._engine
+
+    def close(self) -> None:
+        """Close the connections (the store may not be used afterwards)."""
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+
+    def __enter__(self) -> SqlStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _write_now(self, work: Callable[[sa.Connection], _T]) -> _T:
+        """Run ``work`` in one write transaction, retrying with back-off while the failure may
+        pass; raise `Unavailable` when it stays, `StoreError` for one that never will."""
+        with self._lock:
+            return self._write_locked(work)
+
+    def _write_locked(self, work: Callable[[sa.Connection], _T]) -> _T:
+        self._before_write()
+        delay = self.backoff
+        last: BaseException | None = None
+        retries = self._write_retries()
+        for attempt in range(retries + 1):
+            try:
+                with self._connection(write=True) as conn, conn.begin():
+                    return work(conn)
+            except _DB_ERRORS as exc:
+                last = exc
+                transient = self._transient(exc)
+                if not transient and self._give_up_at_once(exc):
+                    raise StoreError(
+                        f"cannot write the game store {self.location}: {why(exc)}"
+                    ) from None
+                if (not transient and attempt >= 1) or attempt == retries:
+                    break
+                time.sleep(delay)
+                delay *= 2
+        raise Unavailable(why(last))
+
+    def _before_write(self) -> None:
+        """Make sure there is something to write to (SQLite: a removed file is made again)."""
+
+    def _read(self, work: Callable[[sa.Connection], _T]) -> _T:
+        """Run a read; a database that stays unavailable is one `StoreUnavailable` line, any
+        other failure one `StoreError` line."""
+        with self._lock:
+            delay = self.backoff
+            for attempt in range(self.retries + 1):
+                try:
+                    with self._connection(write=False) as conn, conn.begin():
+                        return work(conn)
+                except _DB_ERRORS as exc:
+                    message = f"cannot read the game store {self.location}: {why(exc)}"
+                    if not self._transient(exc):
+                        raise StoreError(message) from None
+                    if attempt == self.retries:
+                        raise StoreUnavailable(message) from None
+                    time.sleep(delay)
+                    delay *= 2
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _write_or_fail(self, work: Callable[[sa.Connection], _T], what: str = "write") -> _T:
+        """A write with no journal behind it: unavailable storage is one `StoreUnavailable`."""
+        try:
+            return self._write_now(work)
+        except Unavailable as exc:
+            raise StoreUnavailable(f"cannot {what} the game store {self.location}: {exc}") from None
+
+    # --- ownership -----------------------------------------------------------------------------
+
+    def _check_owner(self, conn: sa.Connection, game_id: str, owner: str) -> bool:
+        """Raise `GameBusy` if a live session other than ``owner`` holds the game; whether
+        ``owner``'s own lease from this process beat in the last `LEASE_FRESH` seconds."""
+        row = conn.execute(
+            sa.select(leases.c.owner, leases.c.pid, leases.c.host, leases.c.heartbeat)
+            .where(leases.c.game_id == game_id)
+            .with_for_update()
+        ).first()
+        if row is None:
+            return False
+        _holder, pid, host, beat = row
+        if row[0] == owner:
+            me = this_process(owner)
+            return (pid, host) == (me.pid, me.host) and time.time() - float(beat) < LEASE_FRESH
+        if lease_alive(int(pid), str(host), float(beat)):
+            where = f"process {pid}" if host == this_process("").host else f"{host}"
+            raise GameBusy(
+                f"game {game_id} is being played in another session ({where}); "
+                "finish or quit it there first"
+            )
+        return False
+
+    def _take(self, conn: sa.Connection, game_id: str, owner: str) -> None:
+        me = this_process(owner)
+        insert = self._insert(leases).values(
+            game_id=game_id, owner=owner, pid=me.pid, host=me.host, heartbeat=time.time()
+        )
+        conn.execute(
+            insert.on_conflict_do_update(
+                index_elements=[leases.c.game_id],
+                set_={k: insert.excluded[k] for k in ("owner", "pid", "host", "heartbeat")},
+            )
+        )
+
+    def claim(self, game_id: str, *, owner: str) -> None:
+        def work(conn: sa.Connection) -> None:
+            if not self._lock_game(conn, game_id):
+                raise GameNotFound(
+                    f"there is no saved game {game_id!r} ('cribbage saved' lists them)"[:200]
+                )
+            self._check_owner(conn, game_id, owner)
+            self._take(conn, game_id, owner)
+
+        self._write_or_fail(work, f"take game {game_id} in")
+
+    def release(self, game_id: str, *, owner: str) -> None:
+        def work(conn: sa.Connection) -> None:
+            conn.execute(
+                sa.delete(leases).where(leases.c.game_id == game_id, leases.c.owner == owner)
+            )
+
+        with contextlib.suppress(Unavailable, StoreUnavailable):  # a dead lease lapses anyway
+            self._write_now(work)
+
+    def heartbeat(self, game_id: str, *, owner: str) -> None:
+        def work(conn: sa.Connection) -> None:
+            self._lock_game(conn, game_id)
+            self._check_owner(conn, game_id, owner)
+            self._take(conn, game_id, owner)
+
+        with contextlib.suppress(Unavailable):
+            self._write_now(work)
+
+    # --- games in progress ---------------------------------------------------------------------
+
+    def create_game(self, data: dict[str, Any], meta: GameMeta, *, owner: str) -> str:
+        game_id = new_game_id()
+        self.save_game(game_id, data, meta, owner=owner)
+        return game_id
+
+    def save_game(
+        self,
+        game_id: str,
+        data: dict[str, Any],
+        meta: GameMeta,
+        *,
+        owner: str,
+        expected_version: int | None = None,
+    ) -> int | None:
+        """`Store.save_game`; returns the game's new version (None: kept in the journal).
+        With ``expected_version``, `GameConflict` (nothing written) when the stored game is
+        at another version."""
+        check_id(game_id)
+        meta = meta.checked()
+        text = dumps(data)
+        now = utc_now()
+
+        def work(conn: sa.Connection) -> int:
+            self._lock_game(conn, game_id)
+            self._check_owner(conn, game_id, owner)
+            if expected_version is not None and self._version(conn, game_id) != expected_version:
+                raise GameConflict(f"game {game_id} was moved on in another process")
+            version = self._upsert(conn, game_id, text, meta, now)
+            self._take(conn, game_id, owner)
+            return version
+
+        try:
+            return self._write_now(work)
+        except Unavailable as exc:
+            entry = {"op": "save", "game_id": game_id, "data": data, "meta": meta.to_json()}
+            self._keep_elsewhere(entry, owner, now, str(exc))
+            return None
+
+    def _upsert(
+        self, conn: sa.Connection, game_id: str, text: str, meta: GameMeta, now: datetime
+    ) -> int:
+        insert = self._insert(games_in_progress).values(
+            game_id=game_id,
+            kind=meta.kind,
+            owner_hint=meta.owner_hint,
+            meta=dumps(meta.to_json()),
+            data=text,
+            created_at=now,
+            updated_at=now,
+            seq=self._next_seq(),
+        )
+        changed = ("kind", "owner_hint", "meta", "data", "updated_at", "seq")
+        version = conn.execute(
+            insert.on_conflict_do_update(
+                index_elements=[games_in_progress.c.game_id],
+                set_={k: insert.excluded[k] for k in changed},
+            ).returning(games_in_progress.c.seq)
+        ).scalar_one()
+        conn.execute(sa.delete(game_moves).where(game_moves.c.game_id == game_id))  # superseded
+        return int(version)
+
+    def append_move(
+        self,
+        game_id: str,
+        delta: dict[str, Any],
+        meta: GameMeta,
+        *,
+        owner: str,
+        expected_version: int | None = None,
+    ) -> int | None:
+        """One small row per step (O(1) whatever the game's length); the game's details and
+        order of play are updated in place, its full save is not rewritten. With
+        ``expected_version`` the step is written only onto that version (compare and swap)."""
+        check_id(game_id)
+        meta = meta.checked()
+        text = dumps(delta)
+        now = utc_now()
+        row = games_in_progress.c
+        where = [row.game_id == game_id]
+        if expected_version is not None:
+            where.append(row.seq == checked_int(expected_version, "version", limit=2**62))
+        update = (
+            sa.update(games_in_progress)
+            .where(*where)
+            .values(
+                kind=meta.kind,
+                owner_hint=meta.owner_hint,
+                meta=dumps(meta.to_json()),
+                updated_at=now,
+                seq=self._next_seq(),
+            )
+            .returning(games_in_progress.c.seq)
+        )
+        number = (
+            sa.select(sa.func.coalesce(sa.func.max(game_moves.c.n), 0) + 1)
+            .where(game_moves.c.game_id == game_id)
+            .scalar_subquery()
+        )
+        insert = sa.insert(game_moves).values(game_id=game_id, n=number, data=text)
+
+        def work(conn: sa.Connection) -> int | None:
+            fresh = self._check_owner(conn, game_id, owner)
+            version = conn.execute(update).scalar()  # (the row lock serializes its writers)
+            if version is None:
+                if expected_version is not None and self._version(conn, game_id) is not None:
+                    raise GameConflict(f"game {game_id} was moved on in another process")
+                return None
+            conn.execute(insert)
+            if not fresh:
+                self._take(conn, game_id, owner)
+            return int(version)
+
+        try:
+            return self._write_now(work)
+        except Unavailable:
+            return None  # the caller saves the whole game (journalled if need be)
+
+    def _version(self, conn: sa.Connection, game_id: str) -> int | None:
+        query = sa.select(games_in_progress.c.seq).where(games_in_progress.c.game_id == game_id)
+        version = conn.execute(query).scalar()
+        return None if version is None else int(version)
+
+    def game_version(self, game_id: str) -> int | None:
+        return self._read(lambda c: self._version(c, game_id))
+
+    def claim_turn(self, game_id: str, version: int, *, owner: str, seconds: float) -> bool:
+        """One row per game: taken over when it names another version, has lapsed, or is the
+        claimant's own; else refused (one statement, atomic on both databases)."""
+        check_id(game_id)
+        now = time.time()
+        insert = self._insert(turn_claims).values(
+            game_id=game_id, version=version, owner=owner, until=now + float(seconds)
+        )
+        held = turn_claims.c
+        statement = insert.on_conflict_do_update(
+            index_elements=[held.game_id],
+            set_={k: insert.excluded[k] for k in ("version", "owner", "until")},
+            where=sa.or_(held.version != version, held.until < now, held.owner == owner),
+        ).returning(held.owner)
+        return self._write_or_fail(lambda c: c.execute(statement).first() is not None)
+
+    _GAME_COLUMNS: Final = (
+        games_in_progress.c.game_id,
+        games_in_progress.c.meta,
+        games_in_progress.c.data,
+        games_in_progress.c.created_at,
+        games_in_progress.c.updated_at,
+        games_in_progress.c.seq,
+    )
+
+    def load_game(self, game_id: str) -> SavedGame:
+        query = sa.select(*self._GAME_COLUMNS).where(games_in_progress.c.game_id == game_id)
+
+        def read(conn: sa.Connection) -> tuple[Any, list[str]]:
+            return conn.execute(query).first(), _moves_of(conn, [game_id]).get(game_id, [])
+
+        row, moves = self._read(read)
+        if row is None:
+            raise GameNotFound(f"there is no saved game {game_id!r}"[:200])
+        try:
+            return _saved_game(tuple(row), moves)
+        except _BAD_ROW as exc:
+            where = self.set_aside(game_id, str(exc))
+            raise CorruptGame(
+                f"saved game {game_id} cannot be read ({short(exc)}); {where}"
+            ) from None
+
+    def list_games(self, *, owner_hint: str | None = None) -> list[SavedGame]:
+        query = sa.select(*self._GAME_COLUMNS).order_by(games_in_progress.c.seq.desc())
+        if owner_hint is not None:
+            query = query.where(games_in_progress.c.owner_hint == owner_hint)
+
+        def read(conn: sa.Connection) -> tuple[list[Any], dict[str, list[str]]]:
+            rows = list(conn.execute(query).all())
+            return rows, _moves_of(conn, [str(r[0]) for r in rows])
+
+        rows, moves = self._read(read)
+        out = []
+        for row in rows:
+            try:
+                out.append(_saved_game(tuple(row), moves.get(str(row[0]), [])))
+            except _BAD_ROW as exc:
+                where = self.set_aside(str(row[0]), str(exc))
+                self._notices.append(
+                    f"warning: saved game {row[0]} cannot be read ({short(exc)}); {where}"
+                )
+        return out
+
+    def delete_game(self, game_id: str, *, owner: str) -> None:
+        def work(conn: sa.Connection) -> None:
+            if not self._lock_game(conn, game_id):
+                raise GameNotFound(f"there is no saved game {game_id!r}"[:200])
+            self._check_owner(conn, game_id, owner)
+            drop_game(conn, game_id)
+
+        self._write_or_fail(work, f"abandon game {game_id} in")
+
+    def set_aside(self, game_id: str, reason: str) -> str:
+        def work(conn: sa.Connection) -> bool:
+            row = conn.execute(
+                sa.select(games_in_progress)
+                .where(games_in_progress.c.game_id == game_id)
+                .with_for_update()
+            ).first()
+            if row is None:
+                return False
+            moves = _moves_of(conn, [game_id]).get(game_id, [])
+            content = json.dumps({**row._mapping, "moves": moves}, default=str)
+            insert_aside(conn, "games_in_progress", game_id, reason, content)
+            drop_game(conn, game_id)
+            return True
+
+        try:
+            moved = self._write_now(work)
+        except (Unavailable, StoreError):
+            return "it was left where it is (the store is unavailable)"
+        if not moved:
+            return "it is no longer in the store"
+        return f"it was set aside (kept in {self.aside_place})"
+
+    # --- finished games ------------------------------------------------------------------------
+
+    def finish_game(
+        self,
+        game_id: str | None,
+        finished: Sequence[FinishedGame],
+        data: dict[str, Any] | None,
+        meta: GameMeta | None = None,
+        *,
+        owner: str | None = None,
+    ) -> list[int]:
+        rows = [finished_row(f.checked(), game_id) for f in finished]
+        if data is not None:
+            if game_id is None or meta is None:
+                raise StoreError("a match that goes on needs its game id and details")
+            meta = meta.checked()
+        text = None if data is None else dumps(data)
+        now = utc_now()
+
+        def work(conn: sa.Connection) -> list[int]:
+            if game_id is not None:
+                self._lock_game(conn, game_id)
+                if owner is not None:
+                    self._check_owner(conn, game_id, owner)
+            ids = [_insert_finished(conn, row) for row in rows]
+            if game_id is not None:
+                if text is None:
+                    drop_game(conn, game_id)
+                else:
+                    assert meta is not None
+                    self._upsert(conn, game_id, text, meta, now)
+                    if owner is not None:
+                        self._take(conn, game_id, owner)
+            return ids
+
+        try:
+            return self._write_now(work)
+        except Unavailable as exc:
+            entry = {
+                "op": "finish",
+                "game_id": game_id,
+                "finished": [finished_json(f) for f in finished],
+                "data": data,
+                "meta": None if meta is None else meta.to_json(),
+            }
+            self._keep_elsewhere(entry, owner or "", now, str(exc))
+            return []
+
+    def finished_games(
+        self, limit: int | None = None, *, owner_hint: str | None = None
+    ) -> list[dict[str, Any]]:
+        query = sa.select(finished_games).order_by(finished_games.c.id.desc())
+        if owner_hint is not None:
+            query = query.where(finished_games.c.owner_hint == owner_hint)
+        if limit is not None:
+            query = query.limit(checked_int(limit, "limit"))
+        out = []
+        for raw in self._read(lambda c: [dict(r._mapping) for r in c.execute(query)]):
+            try:
+                out.append(_finished_dict(raw))
+            except _BAD_ROW as exc:
+                self._set_aside_finished(raw, str(exc))
+        return out
+
+    def finished_game(self, row_id: int) -> dict[str, Any]:
+        checked_int(row_id, "game id", limit=2**62)
+        query = sa.select(finished_games).where(finished_games.c.id == row_id)
+        rows = self._read(lambda c: [dict(r._mapping) for r in c.execute(query)])
+        if not rows:
+            raise GameNotFound(f"no finished game with id {row_id}")
+        try:
+            return _finished_dict(rows[0])
+        except _BAD_ROW as exc:
+            where = self._set_aside_finished(rows[0], str(exc))
+            raise CorruptGame(
+                f"finished game {row_id} cannot be read ({short(exc)}); {where}"
+            ) from None
+
+    def _set_aside_finished(self, raw: dict[str, Any], reason: str) -> str:
+        content = json.dumps(raw, default=str)
+
+        def work(conn: sa.Connection) -> None:
+            insert_aside(conn, "finished_games", str(raw.get("id")), reason, content)
+            conn.execute(sa.delete(finished_games).where(finished_games.c.id == raw.get("id")))
+
+        try:
+            self._write_now(work)
+        except (Unavailable, StoreError):
+            where = "it was left where it is (the store is unavailable)"
+        else:
+            where = f"it was set aside (kept in {self.aside_place})"
+        self._notices.append(
+            f"warning: finished game {raw.get('id')} cannot be read ({short(reason)}); {where}"
+        )
+        return where
+
+    def totals(self, *, owner_hint: str | None = None) -> list[Totals]:
+        f = finished_games.c
+
+        def count_if(condition: sa.ColumnElement[bool]) -> Any:
+            return sa.func.sum(sa.case((condition, 1), else_=0))
+
+        query = (
+            sa.select(
+                f.levels,
+                f.variant,
+                sa.func.count(),
+                sa.func.sum(f.won),
+                sa.func.sum(1 - f.won),
+                count_if(sa.and_(f.won == 1, f.skunk > 0)),
+                count_if(sa.and_(f.won == 0, f.skunk > 0)),
+                sa.func.sum(f.pegged),
+                sa.func.sum(f.counted),
+                sa.func.sum(f.deals),
+                sa.func.max(f.best_hand),
+            )
+            .where(f.human_seat.is_not(None))
+            .group_by(f.levels, f.variant)
+            .order_by(f.levels, f.variant)
+        )
+        if owner_hint is not None:
+            query = query.where(f.owner_hint == owner_hint)
+        rows = self._read(lambda c: c.execute(query).all())
+        out = []
+        for levels, variant, n, wins, losses, given, taken, pegged, counted, deals, best in rows:
+            per = max(int(deals or 0), 1)
+            out.append(
+                Totals(
+                    levels=str(levels),
+                    variant=str(variant),
+                    games=int(n),
+                    wins=int(wins or 0),
+                    losses=int(losses or 0),
+                    skunks_given=int(given or 0),
+                    skunks_taken=int(taken or 0),
+                    pegged_per_deal=int(pegged or 0) / per,
+                    counted_per_deal=int(counted or 0) / per,
+                    best_hand=None if best is None else int(best),
+                )
+            )
+        return out
+
+    # --- settings, accounts, ratings, tables ---------------------------------------------------
+
+    def get_setting(self, key: str) -> str | None:
+        query = sa.select(settings.c.value).where(settings.c.key == key)
+        value = self._read(lambda c: c.execute(query).scalar())
+        return None if value is None else str(value)
+
+    def set_setting(self, key: str, value: str) -> None:
+        insert = self._insert(settings).values(key=str(key), value=str(value))
+        statement = insert.on_conflict_do_update(
+            index_elements=[settings.c.key], set_={"value": insert.excluded.value}
+        )
+        self._write_or_fail(lambda c: c.execute(statement))
+
+    def create_account(self, username: str, password_hash: str) -> Account:
+        account = Account(new_game_id(), username, password_hash, utc_now())
+        statement = (
+            self._insert(accounts)
+            .values(
+                account_id=account.account_id,
+                username=username,
+                username_key=username.casefold(),
+                password_hash=password_hash,
+                created_at=account.created_at,
+                rating=account.rating,
+                rd=account.rd,
+                volatility=account.volatility,
+                rated_games=0,
+            )
+            .on_conflict_do_nothing(index_elements=[accounts.c.username_key])
+            .returning(accounts.c.account_id)
+        )
+
+        def work(conn: sa.Connection) -> None:
+            if conn.execute(statement).first() is None:
+                raise AccountExists(f"the username {username!r} is taken"[:200])
+
+        self._write_or_fail(work)
+        return account
+
+    _ACCOUNT_COLUMNS: Final = (
+        accounts.c.account_id,
+        accounts.c.username,
+        accounts.c.password_hash,
+        accounts.c.created_at,
+        accounts.c.rating,
+        accounts.c.rd,
+        accounts.c.volatility,
+        accounts.c.rated_games,
+    )
+
+    def _account_where(self, condition: sa.ColumnElement[bool]) -> Account | None:
+        query = sa.select(*self._ACCOUNT_COLUMNS).where(condition)
+        row = self._read(lambda c: c.execute(query).first())
+        return None if row is None else _account(tuple(row))
+
+    def account(self, account_id: str) -> Account | None:
+        return self._account_where(accounts.c.account_id == account_id)
+
+    def account_by_name(self, username: str) -> Account | None:
+        return self._account_where(accounts.c.username_key == username.casefold())
+
+    def set_password_hash(self, account_id: str, password_hash: str) -> None:
+        statement = (
+            sa.update(accounts)
+            .where(accounts.c.account_id == account_id)
+            .values(password_hash=password_hash)
+        )
+        self._write_or_fail(lambda c: c.execute(statement))
+
+    def save_ratings(self, updates: Sequence[RatingUpdate]) -> None:
+        def work(conn: sa.Connection) -> None:
+            for u in updates:
+                conn.execute(
+                    sa.update(accounts)
+                    .where(accounts.c.account_id == u.account_id)
+                    .values(
+                        rating=float(u.rating),
+                        rd=float(u.rd),
+                        volatility=float(u.volatility),
+                        rated_games=accounts.c.rated_games + 1,
+                    )
+                )
+
+        self._write_or_fail(work)
+
+    def leaderboard(self, limit: int = 50, *, min_games: int = 1) -> list[Account]:
+        query = (
+            sa.select(*self._ACCOUNT_COLUMNS)
+            .where(accounts.c.rated_games >= checked_int(min_games, "min_games"))
+            .order_by(accounts.c.rating.desc(), accounts.c.rd.asc(), accounts.c.username_key.asc())
+            .limit(checked_int(limit, "limit"))
+        )
+        rows = self._read(lambda c: c.execute(query).all())
+        return [_account(tuple(row)) for row in rows]
+
+    def save_table(
+        self,
+        table_id: str,
+        data: dict[str, Any],
+        status: str,
+        *,
+        expected_version: int | None,
+        due_at: datetime | None = None,
+    ) -> int:
+        check_id(table_id)
+        text = dumps(data)
+        now = utc_now()
+        due = None if due_at is None else checked_time(due_at, "due_at")
+
+        def work(conn: sa.Connection) -> int:
+            if expected_version is None:
+                created = conn.execute(
+                    self._insert(tables)
+                    .values(
+                        table_id=table_id,
+                        status=status,
+                        version=1,
+                        data=text,
+                        created_at=now,
+                        updated_at=now,
+                        due_at=due,
+                    )
+                    .on_conflict_do_nothing(index_elements=[tables.c.table_id])
+                    .returning(tables.c.table_id)
+                )
+                if created.first() is None:
+                    raise TableConflict(f"table {table_id} already exists")
+                return 1
+            updated = conn.execute(
+                sa.update(tables)
+                .where(tables.c.table_id == table_id, tables.c.version == expected_version)
+                .values(
+                    status=status,
+                    version=tables.c.version + 1,
+                    data=text,
+                    updated_at=now,
+                    due_at=due,
+                )
+                .returning(tables.c.version)
+            )
+            if updated.first() is not None:
+                return expected_version + 1
+            version = conn.execute(
+                sa.select(tables.c.version).where(tables.c.table_id == table_id)
+            ).scalar()
+            if version is None:
+                raise TableNotFound(f"there is no table {table_id!r}"[:200])
+            raise TableConflict(f"table {table_id} changed (version {version})")
+
+        return self._write_or_fail(work)
+
+    def table_versions(self, table_ids: Sequence[str]) -> dict[str, int]:
+        ids = list(table_ids)
+        for table_id in ids:
+            check_id(table_id)
+
+        def read(conn: sa.Connection) -> list[Any]:
+            rows: list[Any] = []
+            for start in range(0, len(ids), _IN_CHUNK):
+                chunk = ids[start : start + _IN_CHUNK]
+                query = sa.select(tables.c.table_id, tables.c.version).where(
+                    tables.c.table_id.in_(chunk)
+                )
+                rows.extend(conn.execute(query).all())
+            return rows
+
+        return {str(t): int(v) for t, v in self._read(read)}
+
+    _TABLE_COLUMNS: Final = (
+        tables.c.table_id,
+        tables.c.data,
+        tables.c.status,
+        tables.c.version,
+        tables.c.created_at,
+        tables.c.updated_at,
+        tables.c.due_at,
+    )
+
+    def load_table(self, table_id: str) -> TableRow:
+        query = sa.select(*self._TABLE_COLUMNS).where(tables.c.table_id == table_id)
+        row = self._read(lambda c: c.execute(query).first())
+        if row is None:
+            raise TableNotFound(f"there is no table {table_id!r}"[:200])
+        return _table(tuple(row))
+
+    def list_tables(
+        self,
+        *,
+        status: Sequence[str] | None = None,
+        updated_before: datetime | None = None,
+        due_before: datetime | None = None,
+    ) -> list[TableRow]:
+        query = sa.select(*self._TABLE_COLUMNS).order_by(tables.c.updated_at.desc())
+        if status is not None:
+            query = query.where(tables.c.status.in_(list(status)))
+        if updated_before is not None:
+            query = query.where(
+                tables.c.updated_at < checked_time(updated_before, "updated_before")
+            )
+        if due_before is not None:
+            due = checked_time(due_before, "due_before")
+            query = query.where(tables.c.due_at.is_not(None), tables.c.due_at <= due)
+        rows = self._read(lambda c: c.execute(query).all())
+        return [_table(tuple(row)) for row in rows]
+
+    # --- notices -------------------------------------------------------------------------------
+
+    def take_notices(self) -> list[str]:
+        out, self._notices = self._notices, []
+        return out
+
+    def notify(self, message: str) -> None:
+        """Queue a one-line message for the user (migration reports)."""
+        self._notices.append(message)
+
+    # --- imports of old files (see fifteentwo.store.migrate) -----------------------------------
+
+    def was_imported(self, source: str) -> bool:
+        """Whether an old file (by its key) was imported already."""
+        return self._read(lambda c: _imported(c, source))
+
+    def import_finished(self, source: str, finished: Sequence[FinishedGame], detail: str) -> int:
+        """Store finished games from an old file, once: the file's key is recorded in the same
+        transaction. Returns how many were stored (0 if imported before)."""
+        rows = [finished_row(f.checked(), None) for f in finished]
+
+        def work(conn: sa.Connection) -> int:
+            if _imported(conn, source):
+                return 0
+            for row in rows:
+                _insert_finished(conn, row)
+            record_import(conn, source, detail)
+            return len(rows)
+
+        return self._write_or_fail(work)
+
+    def import_game(self, source: str, data: dict[str, Any], meta: GameMeta) -> str | None:
+        """Store a game in progress from an old save file, once; its new id (None if done)."""
+        game_id = new_game_id()
+        text = dumps(data)
+        meta = meta.checked()
+
+        def work(conn: sa.Connection) -> str | None:
+            if _imported(conn, source):
+                return None
+            self._upsert(conn, game_id, text, meta, utc_now())
+            record_import(conn, source, game_id)
+            return game_id
+
+        return self._write_or_fail(work)
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def why(exc: BaseException | None) -> str:
+    """The database's own one-line reason (SQLAlchemy wraps it with the statement)."""
+    cause = getattr(exc, "orig", None) or exc
+    return short(cause if cause is not None else "unknown failure")
+
+
+def short(exc: object) -> str:
+    lines = str(exc).strip().splitlines() or [type(exc).__name__]
+    text = lines[0]
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def check_id(game_id: str) -> None:
+    if not isinstance(game_id, str) or not 1 <= len(game_id) <= 100:
+        raise StoreError(f"not a game id: {game_id!r}"[:200])
+
+
+def dumps(data: object) -> str:
+    try:
+        text = json.dumps(data, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise StoreError(f"the game cannot be stored as JSON: {exc}") from None
+    if "\x00" in text:  # JSON escapes NUL, so this never happens; PostgreSQL TEXT refuses it
+        raise StoreError("the game cannot be stored: it contains a NUL character")
+    return text
+
+
+def drop_game(conn: sa.Connection, game_id: str) -> None:
+    conn.execute(sa.delete(games_in_progress).where(games_in_progress.c.game_id == game_id))
+    conn.execute(sa.delete(turn_claims).where(turn_claims.c.game_id == game_id))
+    conn.execute(sa.delete(game_moves).where(game_moves.c.game_id == game_id))
+    conn.execute(sa.delete(leases).where(leases.c.game_id == game_id))
+
+
+def _imported(conn: sa.Connection, source: str) -> bool:
+    query = sa.select(imports.c.source).where(imports.c.source == source)
+    return conn.execute(query).first() is not None
+
+
+def record_import(conn: sa.Connection, source: str, detail: str) -> None:
+    conn.execute(sa.insert(imports).values(source=source, imported_at=utc_now(), detail=detail))
+
+
+def insert_aside(conn: sa.Connection, source: str, key: str, reason: str, content: str) -> None:
+    conn.execute(
+        sa.insert(set_aside).values(
+            source=source, key=key, reason=reason[:1000], set_aside_at=utc_now(), content=content
+        )
+    )
+
+
+def _moves_of(conn: sa.Connection, game_ids: Sequence[str]) -> dict[str, list[str]]:
+    """The stored steps (JSON text, in order) of these games since their full saves."""
+    out: dict[str, list[str]] = {}
+    for start in range(0, len(game_ids), _IN_CHUNK):
+        chunk = list(game_ids[start : start + _IN_CHUNK])
+        query = (
+            sa.select(game_moves.c.game_id, game_moves.c.data)
+            .where(game_moves.c.game_id.in_(chunk))
+            .order_by(game_moves.c.game_id, game_moves.c.n)
+        )
+        for game_id, data in conn.execute(query):
+            out.setdefault(str(game_id), []).append(str(data))
+    return out
+
+
+def _saved_game(row: tuple[Any, ...], moves: Sequence[str] = ()) -> SavedGame:
+    game_id, meta, data, created, updated, version = row
+    loaded = json.loads(data)
+    if not isinstance(loaded, dict):
+        raise ValueError("the saved game is not a JSON object")
+    deltas = [json.loads(text) for text in moves]
+    if not all(isinstance(d, dict) for d in deltas):
+        raise ValueError("a stored step is not a JSON object")
+    loaded = merge_moves(loaded, deltas)
+    meta_json = json.loads(meta)
+    if not isinstance(meta_json, dict):
+        raise ValueError("the game details are not a JSON object")
+    return SavedGame(
+        game_id=str(game_id),
+        data=loaded,
+        meta=GameMeta.from_json(meta_json),
+        updated_at=read_time(updated),
+        created_at=read_time(created),
+        version=int(version),
+    )
+
+
+def _account(row: tuple[Any, ...]) -> Account:
+    account_id, username, password_hash, created, rating, rd, volatility, games = row
+    return Account(
+        account_id=str(account_id),
+        username=str(username),
+        password_hash=str(password_hash),
+        created_at=read_time(created),
+        rating=float(rating),
+        rd=float(rd),
+        volatility=float(volatility),
+        rated_games=int(games),
+    )
+
+
+def _table(row: tuple[Any, ...]) -> TableRow:
+    table_id, data, status, version, created, updated, due = row
+    loaded = json.loads(data)
+    if not isinstance(loaded, dict):
+        raise StoreError(f"table {table_id} cannot be read")
+    return TableRow(
+        table_id=str(table_id),
+        data=loaded,
+        status=str(status),
+        version=int(version),
+        created_at=read_time(created),
+        updated_at=read_time(updated),
+        due_at=None if due is None else read_time(due),
+    )
+
+
+def finished_row(f: FinishedGame, game_id: str | None) -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "kind": f.kind,
+        "owner_hint": f.owner_hint,
+        "finished_at": f.finished_at.isoformat(timespec="seconds"),
+        "variant": f.variant,
+        "target": f.target,
+        "levels": f.levels,
+        "seats": dumps(list(f.seats)),
+        "human_seat": f.human_seat,
+        "seed": str(f.seed),
+        "game_number": f.game_number,
+        "scores": dumps(list(f.scores)),
+        "winner": f.winner,
+        "won": None if f.won is None else int(f.won),
+        "skunk": f.skunk,
+        "game_points": f.game_points,
+        "deals": f.deals,
+        "hands": dumps(list(f.hands)),
+        "counted": f.counted,
+        "pegged": f.pegged,
+        "best_hand": f.best_hand,
+        "takebacks": f.takebacks,
+        "record": dumps(f.record),
+    }
+
+
+def _insert_finished(conn: sa.Connection, row: dict[str, Any]) -> int:
+    result = conn.execute(sa.insert(finished_games).values(**row))
+    key = result.inserted_primary_key
+    return int(key[0]) if key is not None and key[0] is not None else 0
+
+
+def _finished_dict(raw: dict[str, Any]) -> dict[str, Any]:
+    """A row as the history shows it: JSON columns parsed, the seed an int again."""
+    item = dict(raw)
+    for key in _JSON_COLUMNS:
+        item[key] = json.loads(item[key])
+    if not isinstance(item["record"], dict):
+        raise ValueError("the record is not a JSON object")
+    seed = item["seed"]
+    item["seed"] = int(seed) if isinstance(seed, str) else checked_int(seed, "seed", limit=2**64)
+    if item["won"] is not None:
+        item["won"] = bool(item["won"])
+    return item
+
+
+def finished_json(f: FinishedGame) -> dict[str, Any]:
+    data = asdict(f)
+    data["finished_at"] = f.finished_at.isoformat()
+    data["seed"] = str(f.seed)
+    return data
+
+
+def finished_from_json(data: dict[str, Any]) -> FinishedGame:
+    fields = dict(data)
+    fields["finished_at"] = datetime.fromisoformat(fields["finished_at"])
+    fields["seed"] = int(fields["seed"])
+    for key in ("seats", "scores", "hands"):
+        fields[key] = tuple(fields[key])
+    return FinishedGame(**fields)

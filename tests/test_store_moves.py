@@ -1,0 +1,270 @@
+"""A move costs O(1) in the store: each step after a full save is one small row
+(`Store.append_move`), full saves come at doubling log lengths, and a game rebuilt from its full
+save plus its steps is the game that was played (on both databases)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fifteentwo.app.session import FULL_SAVE_MIN, SaveError, SeatConfig, Session
+from fifteentwo.players import GreedyPlayer
+from fifteentwo.rules import find_rules
+from fifteentwo.store import GameMeta, Store, new_owner
+from fifteentwo.store.base import merge_moves
+from store_backends import Backend
+
+
+def a_session(store: Store, seed: int = 3) -> Session:
+    seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="greedy")]
+    return Session(find_rules("standard"), seats, seed, store=store, on_notice=lambda _: None)
+
+
+def _step_rows(backend: Backend, game_id: str) -> int:
+    rows = backend.execute("SELECT COUNT(*) FROM game_moves WHERE game_id = ?", (game_id,))
+    return int(rows[0][0])
+
+
+def test_steps_are_small_rows_and_the_rebuilt_game_is_the_played_one(
+    backend: Backend, store: Store
+) -> None:
+    session = a_session(store)
+    me = GreedyPlayer(11)
+    session.run()
+    assert session.game_id is not None
+    game_id = session.game_id
+    sizes: list[int] = []
+    full_saves = 0
+    checked = 0
+    while not session.is_over:
+        rows_before = _step_rows(backend, game_id)
+        session.act(me.choose(session.observation()))
+        if session.is_over:
+            break
+        rows = _step_rows(backend, game_id)
+        if rows == 0 and rows_before > 0:
+            full_saves += 1
+        else:
+            assert rows == rows_before + 1
+            (text,) = backend.execute(
+                "SELECT data FROM game_moves WHERE game_id = ? AND n = ?", (game_id, rows)
+            )[0]
+            sizes.append(len(text))
+        if checked % 7 == 0:  # a process that takes the game up here plays on exactly
+            saved = store.load_game(game_id)
+            again = Session.from_json(saved.data)
+            assert again.game.log == session.game.log
+            assert again.observation() == session.observation()
+            assert again.game.rng.getstate() == session.game.rng.getstate()
+            assert again.players[1].rng.getstate() == session.players[1].rng.getstate()
+        checked += 1
+    assert checked > 20 and sizes
+    # each step's row has the same size early and late (the RNG states dominate; no history)
+    assert max(sizes) < 1.2 * min(sizes)
+    assert 1 <= full_saves <= 4  # doubling lengths after the first FULL_SAVE_MIN steps
+    assert store.list_games() == [] and _step_rows(backend, game_id) == 0
+    assert store.finished_games()[0]["game_id"] == game_id
+
+
+def test_a_resumed_game_with_steps_goes_on_and_takes_back(store: Store) -> None:
+    session = a_session(store, seed=8)
+    me = GreedyPlayer(2)
+    session.run()
+    for _ in range(6):
+        session.act(me.choose(session.observation()))
+    session.release()
+    assert session.game_id is not None
+    again = Session.resume(store, session.game_id, on_notice=lambda _: None)
+    assert again.game.log == session.game.log
+    again.undo()  # a take-back replaces the game: the next save is a full one
+    assert again.takebacks == 1
+    third = Session.from_json(store.load_game(session.game_id).data)
+    assert third.takebacks == 1 and third.game.log == again.game.log
+
+
+def test_a_step_that_does_not_fit_is_refused_in_one_line(store: Store) -> None:
+    session = a_session(store, seed=4)
+    me = GreedyPlayer(1)
+    session.run()
+    session.act(me.choose(session.observation()))
+    assert session.game_id is not None
+    data = store.load_game(session.game_id).data
+    bad = merge_moves(data, [{"append": {"decisions": [["nonsense", 99]]}}])
+    with pytest.raises(SaveError) as info:
+        Session.from_json(bad)
+    assert "\n" not in str(info.value)
+
+
+def test_a_bad_step_row_sets_the_game_aside(backend: Backend, store: Store) -> None:
+    meta = GameMeta("short", 61, ("You", "C"), ("human", "greedy"), (0, 0))
+    me = new_owner()
+    game = store.create_game({"a": 1}, meta, owner=me)
+    assert store.append_move(game, {"set": {"a": 2}}, meta, owner=me)
+    assert store.load_game(game).data == {"a": 2, "moves_applied": 1}
+    backend.execute("UPDATE game_moves SET data = ? WHERE game_id = ?", ("[1]", game))
+    from fifteentwo.store import CorruptGame
+
+    with pytest.raises(CorruptGame):
+        store.load_game(game)
+    (kept,) = backend.execute("SELECT content FROM set_aside WHERE key = ?", (game,))
+    assert json.loads(kept[0])["moves"] == ["[1]"]
+    assert not store.append_move(game, {"set": {"a": 3}}, meta, owner=me)  # gone: not stored
+
+
+def test_full_saves_come_at_doubling_lengths() -> None:
+    assert FULL_SAVE_MIN >= 16
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),
+    max_leaves=8,
+)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(deltas=st.lists(st.dictionaries(st.sampled_from(["append", "set", "x"]), JSON), max_size=4))
+def test_any_step_is_stored_and_merged_or_refused_in_one_line(
+    tmp_path_factory: pytest.TempPathFactory, deltas: list[dict[str, object]]
+) -> None:
+    """Fuzzed deltas: each is stored; reading the game back gives `merge_moves`'s result, or
+    (a delta that is not one) the game is set aside with `CorruptGame` in one line."""
+    from fifteentwo.store import CorruptGame
+    from fifteentwo.store.sqlite import SQLiteStore
+
+    store = SQLiteStore(tmp_path_factory.mktemp("fuzz") / "g.sqlite3")
+    meta = GameMeta("short", 61, ("You", "C"), ("human", "greedy"), (0, 0))
+    me = new_owner()
+    game = store.create_game({"decisions": [1]}, meta, owner=me)
+    for delta in deltas:
+        assert store.append_move(game, delta, meta, owner=me)
+    try:
+        expected = merge_moves({"decisions": [1]}, deltas)
+    except (ValueError, TypeError, AttributeError):
+        with pytest.raises(CorruptGame) as info:
+            store.load_game(game)
+        assert "\n" not in str(info.value)
+    else:
+        assert store.load_game(game).data == expected
+    store.close()
+
+
+def test_two_processes_racing_for_one_decision_store_exactly_one(store: Store) -> None:
+    """Two server processes hold the same game (one owner token, optimistic writes) and both
+    answer the same decision: the first write wins, the second changes nothing and is told
+    (`SaveConflict`); the stored game is the winner's, its computer moves stored once; the
+    loser loads the game again and plays on from there."""
+    from fifteentwo.app.session import SaveConflict
+
+    shared = new_owner()
+    seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="greedy")]
+    first = Session(find_rules("standard"), seats, 12, store=store, owner=shared, optimistic=True)
+    first.run()
+    assert first.game_id is not None and first.version is not None
+    game_id = first.game_id
+    second = Session.resume(store, game_id, owner=shared, optimistic=True)
+    me = GreedyPlayer(5)
+    for round_ in range(12):  # steps and full saves alike
+        winner, loser = (first, second) if round_ % 2 == 0 else (second, first)
+        action = me.choose(winner.observation())
+        winner.act(action)
+        version = store.game_version(game_id)
+        assert version == winner.version
+        with pytest.raises(SaveConflict):
+            loser.act(me.choose(loser.observation()))
+        assert store.game_version(game_id) == version  # the loser wrote nothing
+        stored = Session.from_json(store.load_game(game_id).data)
+        assert stored.game.log == winner.game.log  # the computer's replies: stored once
+        again = Session.resume(store, game_id, owner=shared, optimistic=True)
+        if winner is first:
+            second = again
+        else:
+            first = again
+        assert again.game.log == winner.game.log
+
+
+def test_an_optimistic_session_stores_the_decision_before_the_computers_think(
+    store: Store,
+) -> None:
+    """A server process killed while its computer thinks loses nothing: the person's decision
+    was stored first; the next process finds the computer to move and plays it on."""
+    seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="greedy")]
+    session = Session(find_rules("standard"), seats, 21, store=store, optimistic=True)
+    session.run()
+    assert session.game_id is not None
+    me = GreedyPlayer(3)
+    action = me.choose(session.observation())
+    stored_before_thinking: list[int] = []
+
+    def think(*_: object) -> object:  # the computer's turn: what does the store hold now?
+        saved = Session.from_json(store.load_game(session.game_id or "").data)
+        stored_before_thinking.append(len(saved.game.log))
+        raise KeyboardInterrupt  # the process dies here
+
+    session.players[1].choose = think  # type: ignore[method-assign]
+    with pytest.raises(KeyboardInterrupt):
+        session.act(action)
+    if not stored_before_thinking:
+        pytest.skip("the computer had no move right after this decision")
+    taken = Session.resume(store, session.game_id, owner=session.owner, optimistic=True)
+    assert len(taken.game.log) == stored_before_thinking[0]
+    assert taken.waiting_for is None  # the computer is to move: the next process plays it
+    taken.run()
+    assert taken.waiting_for is not None or taken.is_over
+
+
+def test_a_computer_turn_is_claimed_by_exactly_one_process(store: Store) -> None:
+    """`claim_turn`: one claimant per game version; the holder again; another once the claim
+    lapsed or the game moved on to a new version."""
+    assert store.claim_turn("g1", 5, owner="a", seconds=30)
+    assert not store.claim_turn("g1", 5, owner="b", seconds=30)
+    assert store.claim_turn("g1", 5, owner="a", seconds=30)
+    assert store.claim_turn("g1", 6, owner="b", seconds=30)  # the game moved on
+    assert not store.claim_turn("g1", 6, owner="a", seconds=30)
+    assert store.claim_turn("g2", 1, owner="a", seconds=-1)  # (lapsed at once)
+    assert store.claim_turn("g2", 1, owner="b", seconds=30)  # a dead claimant's turn is taken
+
+
+def test_a_session_without_the_turn_s_claim_leaves_the_turn_to_its_holder(store: Store) -> None:
+    """Two processes hold a game whose computer is to move: only the one with the claim makes
+    the moves; the other changes nothing, then reads them from the store."""
+    shared = new_owner()
+    seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="greedy")]
+    first = Session(find_rules("standard"), seats, 30, store=store, owner=shared, optimistic=True)
+    first.run()
+    me = GreedyPlayer(4)
+    first.act(me.choose(first.observation()))
+    assert first.game_id is not None
+    computed: list[str] = []
+
+    def claim_as(name: str) -> Any:
+        def claim(session: Session) -> bool:
+            assert session.game_id is not None and session.version is not None
+            granted = store.claim_turn(session.game_id, session.version, owner=name, seconds=30)
+            if granted:
+                computed.append(name)
+            return granted
+
+        return claim
+
+    # the person decided (stored); both processes now load the game with the computer to move
+    a = Session.resume(store, first.game_id, owner=shared, optimistic=True)
+    if a.waiting_for is not None:  # to a computer turn: a decision stored, no one runs on
+        a.turn_claim = lambda s: False
+        a.act(me.choose(a.observation()))
+    b = Session.resume(store, first.game_id, owner=shared, optimistic=True)
+    c = Session.resume(store, first.game_id, owner=shared, optimistic=True)
+    assert b.waiting_for is None and not b.is_over  # the computers are to move
+    b.turn_claim, c.turn_claim = claim_as("b"), claim_as("c")
+    log = list(c.game.log)
+    b.run()
+    c.run()
+    assert computed == ["b"] and c.game.log == log  # c did nothing
+    stored = Session.from_json(store.load_game(first.game_id).data)
+    assert stored.game.log == b.game.log and stored.waiting_for is not None

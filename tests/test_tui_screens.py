@@ -1,0 +1,135 @@
+"""Every screen of the full-screen game at 80x24, 120x40 and 200x60 (issue 31): the widgets
+that carry what the screen is for (the cards above all) exist, are shown and lie inside the
+window. The discard drill once showed no cards at 32 rows or more (the table's hand style,
+docked to the bottom, caught the drill's hand too).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.geometry import Region
+from textual.pilot import Pilot
+from textual.widget import Widget
+from textual.widgets import MarkdownViewer, OptionList
+
+from fifteentwo.store import open_store
+from fifteentwo.tui import make_app
+from fifteentwo.tui.menu import NewGameScreen, StartScreen
+from fifteentwo.tui.model import Mode
+from fifteentwo.tui.practice import PracticeScreen
+from fifteentwo.tui.screens import HelpScreen, QuestionScreen, RulesScreen
+from fifteentwo.tui.statistics import StatisticsScreen
+from fifteentwo.tui.widgets import CardRow, HandView
+from test_tui import Factory, options, play_until, press, settle
+from test_tui_menu import menu_app, played_games
+
+SIZES = [(80, 24), (120, 40), (200, 60)]
+
+
+def assert_shown(widget: Widget, size: tuple[int, int]) -> None:
+    """Shown, with room, and wholly inside the window."""
+    assert widget.display and widget.visible, widget
+    region = widget.region
+    assert region.area > 0, (widget, region)
+    assert Region(0, 0, *size).contains_region(region), (widget, region, size)
+
+
+def assert_cards_shown(row: CardRow, size: tuple[int, int], count: int) -> None:
+    """A row of ``count`` cards, tall enough for its caption and the cards, on the screen."""
+    assert len(row.cards) == count, row
+    assert_shown(row, size)
+    assert row.region.height >= 1 + row.card_size().height, (row, row.region)
+    assert row.region.width >= row.card_size().width, (row, row.region)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+async def test_practice_drills_show_their_cards(tmp_path: Path, size: tuple[int, int]) -> None:
+    store = open_store(tmp_path / "s.sqlite3")
+    app, _ = menu_app(store)
+    async with app.run_test(size=size) as pilot:  # type: ignore[attr-defined]
+        await settle(pilot)
+        await press(pilot, "p")
+        screen = app.screen  # type: ignore[attr-defined]
+        assert isinstance(screen, PracticeScreen)
+        assert_cards_shown(screen.query_one("#practice-hand", HandView), size, 4)
+        assert_cards_shown(screen.query_one("#practice-starter", CardRow), size, 1)
+        assert_shown(screen.query_one("#practice-entry"), size)
+        await press(pilot, "d")  # the discard drill: six cards to choose from
+        hand = screen.query_one("#practice-hand", HandView)
+        assert_cards_shown(hand, size, 6)
+        await press(pilot, "1", "2")
+        assert [c.selected for c in hand.cards] == [True, True, False, False, False, False]
+        await press(pilot, "enter")
+        assert_shown(screen.query_one("#practice-feedback"), size)
+        assert_cards_shown(hand, size, 6)  # the next hand, shown as well
+        await press(pilot, "escape")
+        assert isinstance(app.screen, StartScreen)  # type: ignore[attr-defined]
+    store.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+async def test_menu_screens_fit(tmp_path: Path, size: tuple[int, int]) -> None:
+    store = open_store(tmp_path / "s.sqlite3")
+    played_games(store, range(1, 4))
+    app, _ = menu_app(store)
+    async with app.run_test(size=size) as pilot:  # type: ignore[attr-defined]
+        await settle(pilot)
+        start = app.screen  # type: ignore[attr-defined]
+        assert isinstance(start, StartScreen)
+        assert_shown(start.query_one(OptionList), size)
+        await press(pilot, "n")
+        form = app.screen  # type: ignore[attr-defined]
+        assert isinstance(form, NewGameScreen)
+        for field in ("level", "variant", "target", "speed", "manual", "muggins", "coach"):
+            widget = form.query_one(f"#{field}")
+            widget.focus()  # (the form scrolls to the field with the focus)
+            await pilot.pause()
+            assert_shown(widget, size)
+        form.query_one("#start-game").focus()
+        await pilot.pause()
+        assert_shown(form.query_one("#start-game"), size)
+        await press(pilot, "escape", "s")
+        stats = app.screen  # type: ignore[attr-defined]
+        assert isinstance(stats, StatisticsScreen)
+        assert_shown(stats.query_one("#statistics-box"), size)
+        await press(pilot, "escape", "r")
+        rules = app.screen  # type: ignore[attr-defined]
+        assert isinstance(rules, RulesScreen)
+        assert_shown(rules.query_one(MarkdownViewer), size)
+        await press(pilot, "escape")
+        assert isinstance(app.screen, StartScreen)  # type: ignore[attr-defined]
+    store.close()
+
+
+async def walk_to(pilot: Pilot[int], app: object, mode: Mode) -> None:
+    await play_until(pilot, app, lambda: app.mode is mode)  # type: ignore[arg-type, attr-defined]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+async def test_the_table_fits_in_every_state(size: tuple[int, int]) -> None:
+    app = make_app(Factory(seed=54, random_cut=False), options("short", instructions=None))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        question = app.screen
+        assert isinstance(question, QuestionScreen)
+        assert_shown(question.query_one("#question-box"), size)
+        await press(pilot, "n")
+        for mode in (Mode.CUT, Mode.DISCARD, Mode.PLAY, Mode.PAUSE, Mode.OVER):
+            await walk_to(pilot, app, mode)
+            hand = app.query_one("#hand", HandView)
+            if mode in (Mode.DISCARD, Mode.PLAY):
+                assert app.obs is not None
+                assert_cards_shown(hand, size, len(app.obs.hand))
+            for part in ("#topbar", "#board", "#crib", "#starter", "#pile", "#prompt", "#log"):
+                assert_shown(app.query_one(part), size)
+            assert_shown(app.query_one("#opponent-0"), size)
+            table = app.query_one("#table")
+            assert table.virtual_size.height <= table.size.height  # nothing scrolled away
+            if mode is Mode.DISCARD:
+                await press(pilot, "question_mark")
+                assert isinstance(app.screen, HelpScreen)
+                assert_shown(app.screen.query_one("#help-box"), size)
+                await press(pilot, "escape")
+        assert app.mode is Mode.OVER

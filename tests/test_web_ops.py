@@ -1,0 +1,182 @@
+"""Operations endpoints of the web server: /healthz, /readyz, /metrics and the JSON error log
+(docs/web.md, Operations). In-process, on SQLite; the deployed set-up is tests/test_web_cluster.py.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("prometheus_client")
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from prometheus_client.parser import text_string_to_metric_families
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.testclient import TestClient
+
+from fifteentwo.store import open_store
+from fifteentwo.web import create_app
+from fifteentwo.web import metrics as metrics_module
+from web_helpers import choose
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+PLAYER = "ops-test-player-01"
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(lambda: open_store(tmp_path / "games.sqlite3"), workers=2)
+    with TestClient(app) as c:
+        yield c
+
+
+def samples(client: TestClient) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample of /metrics by name and labels."""
+    response = client.get("/metrics")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain")
+    found = {}
+    for family in text_string_to_metric_families(response.text):
+        for s in family.samples:
+            found[(s.name, tuple(sorted(s.labels.items())))] = s.value
+    return found
+
+
+def value(found: dict[Any, float], name: str, **labels: str) -> float:
+    return found.get((name, tuple(sorted(labels.items()))), 0.0)
+
+
+def test_healthz_and_readyz_answer_200_when_all_is_up(client: TestClient) -> None:
+    health = client.get("/healthz")
+    assert health.status_code == 200 and health.json() == {"ok": True}
+    ready = client.get("/readyz")
+    assert ready.status_code == 200, ready.text
+    assert ready.json() == {"ready": True, "down": {}}
+
+
+def test_readyz_names_what_is_down_and_never_hangs(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ops = client.app.state.ops  # type: ignore[attr-defined]
+    monkeypatch.setattr(metrics_module, "READY_TIMEOUT", 0.2)
+    never = threading.Event()
+
+    async def hangs() -> None:
+        import asyncio
+
+        while not never.is_set():
+            await asyncio.sleep(0.05)
+
+    async def fails() -> None:
+        raise ConnectionError("refused")
+
+    ops.checks["redis"] = hangs
+    ops.checks["store"] = fails
+    ready = client.get("/readyz")
+    never.set()
+    assert ready.status_code == 503
+    body = ready.json()
+    assert body["ready"] is False
+    assert set(body["down"]) == {"redis", "store"}
+    assert "refused" in body["down"]["store"]
+
+
+def test_readyz_is_503_while_draining_and_healthz_stays_200(client: TestClient) -> None:
+    client.app.state.ops.draining = True  # type: ignore[attr-defined]
+    ready = client.get("/readyz")
+    assert ready.status_code == 503
+    assert "process" in ready.json()["down"]
+    assert client.get("/healthz").status_code == 200
+
+
+def test_metrics_count_connections_games_actions_and_errors(client: TestClient) -> None:
+    before = samples(client)
+    assert value(before, "fifteentwo_connections_open") == 0
+    made = client.post("/api/games", json={"variant": "short", "level": "greedy", "player": PLAYER})
+    assert made.status_code == 201
+    game = made.json()
+    moves = 0
+    with client.websocket_connect("/ws") as ws:
+        ws.send_text(json.dumps({"type": "hello", "game": game["game"], "token": game["token"]}))
+        state = ws.receive_json()
+        during = samples(client)
+        assert value(during, "fifteentwo_connections_open") == 1
+        assert value(during, "fifteentwo_games_live") >= 1
+        for _ in range(3):
+            action = choose(state)
+            ws.send_text(
+                json.dumps({"type": "act", "decision": state["decision"], "action": action})
+            )
+            state = ws.receive_json()
+            assert state["type"] == "state"
+            moves += 1
+        ws.send_text(json.dumps({"type": "act", "decision": 10_000, "action": {"kind": "go"}}))
+        assert ws.receive_json()["type"] == "error"
+        ws.send_text("not json")
+        assert ws.receive_json()["code"] == "bad_message"
+    client.get("/api/history/x/review")
+    after = samples(client)
+    assert value(after, "fifteentwo_connections_open") == 0
+    assert value(after, "fifteentwo_actions_total", kind="game") == moves
+    assert value(after, "fifteentwo_action_seconds_count", kind="game") == moves
+    assert value(after, "fifteentwo_errors_total", where="ws", kind="bad_message") == 1
+    assert sum(v for (n, lab), v in after.items() if n == "fifteentwo_errors_total") >= 3
+    assert value(after, "fifteentwo_store_seconds_count", op="create_game") >= 1
+    assert value(after, "fifteentwo_http_requests_total", status="201") == 1
+    assert value(after, "process_resident_memory_bytes") > 0
+
+
+def test_each_error_is_one_json_log_line(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="fifteentwo.web.errors")
+    with client.websocket_connect("/ws") as ws:
+        ws.send_text('{"type": "act"}')
+        assert ws.receive_json()["type"] == "error"
+        ws.send_text(json.dumps({"type": "hello", "game": "nope", "token": "x" * 20}))
+        reply = ws.receive_json()
+    assert reply["type"] == "error" and "exc" not in reply
+    client.post("/api/games", content=b"{", headers={"content-type": "application/json"})
+    lines = [r.getMessage() for r in caplog.records if r.name == "fifteentwo.web.errors"]
+    events = [json.loads(line) for line in lines]
+    assert [e["event"] for e in events] == ["message_error", "message_error", "request_error"]
+    assert events[0]["kind"] == "bad_message" and events[1]["kind"] == reply["code"]
+    assert events[2]["status"] == 400 and events[2]["path"] == "/api/games"
+    assert all("\n" not in line for line in lines)
+
+
+def test_a_bug_is_one_reply_without_traceback_and_one_logged_traceback(
+    client: TestClient, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    caplog.set_level(logging.INFO, logger="fifteentwo.web.errors")
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+
+    async def broken(*args: Any) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(hub, "open", broken)
+    with client.websocket_connect("/ws") as ws:
+        ws.send_text(json.dumps({"type": "hello", "game": "g" * 10, "token": "t" * 20}))
+        reply = ws.receive_json()
+    assert reply["code"] == "server" and "Traceback" not in json.dumps(reply)
+    logged = [json.loads(r.getMessage()) for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(logged) == 1 and "RuntimeError: a bug" in logged[0]["exc"]
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(path=st.sampled_from(["/healthz", "/readyz", "/metrics"]), junk=st.text(max_size=40))
+def test_ops_endpoints_ignore_query_junk(client: TestClient, path: str, junk: str) -> None:
+    response = client.get(path, params={"q": junk})
+    assert response.status_code == 200
