@@ -28,8 +28,10 @@ $(PSTAMP): $(BIN)/python pyproject.toml
 	touch $(PSTAMP)
 
 # ARGS passes options on: make play ARGS='--resume' (or run .venv/bin/cribbage directly).
+# FIFTEENTWO_LAUNCHER tells the game it was started here, so the commands it tells you to type
+# are in this form (make play ARGS='--resume ID'; fifteentwo/app/launch.py).
 play: $(PSTAMP)
-	$(BIN)/cribbage play $(ARGS)
+	FIFTEENTWO_LAUNCHER=make $(BIN)/cribbage play $(ARGS)
 
 .PHONY: serve test-browser
 
@@ -39,7 +41,7 @@ $(WSTAMP): $(BIN)/python pyproject.toml
 	touch $(WSTAMP)
 
 serve: $(WSTAMP)
-	$(BIN)/cribbage serve $(ARGS)
+	FIFTEENTWO_LAUNCHER=make $(BIN)/cribbage serve $(ARGS)
 
 # Browser tests (tests/browser, not part of make test): Playwright for Python driving Debian's
 # Chromium, installed with apt-get when missing; Playwright never downloads a browser.

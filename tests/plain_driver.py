@@ -23,6 +23,8 @@ from fifteentwo.app.options import PlayOptions, SessionFactory
 from fifteentwo.app.plain import run_plain
 from fifteentwo.app.saves import open_game_store
 from fifteentwo.app.session import Session
+from fifteentwo.cards import Card, parse_cards
+from fifteentwo.scoring import score_hand
 from fifteentwo.store import Store
 
 PROMPT_ENDINGS = (": ", "? ")
@@ -77,14 +79,23 @@ class Answerer:
         if prompt.startswith("Cut"):
             return "10"
         if prompt.startswith("Count your"):
-            return str(29 - k)  # too high is refused, so the first accepted claim is right
-        if prompt.startswith("Take the"):
+            return str(honest_count(prompt))  # a claim is final: the true count
+        if prompt.startswith(("Take the", "Call muggins")):
             return "y"
         if prompt.startswith("Short game"):
             return "s"
         if prompt.startswith(("Do you need instructions", "Another game", "Resume it")):
             return "n"
         raise AssertionError(f"unexpected prompt {prompt!r}")
+
+
+def honest_count(prompt: str) -> int:
+    """The true count of the hand or crib a "Count your hand (5S 6D 6S 10H, starter 4D): "
+    prompt shows (the standard rules' count)."""
+    inside = prompt[prompt.index("(") + 1 : prompt.rindex(")")]
+    cards, starter = inside.split(", starter ")
+    crib = prompt.startswith("Count your crib")
+    return score_hand(parse_cards(cards.replace(",", " ")), Card.parse(starter), crib=crib).total
 
 
 class ScriptedStdin(io.TextIOBase):

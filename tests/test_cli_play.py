@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
+from fifteentwo.app.launch import command_hint
 from fifteentwo.app.options import PlayOptions
+from fifteentwo.app.plain import resume_hint
 from fifteentwo.app.session import Session
 from fifteentwo.cli import COMMANDS, DEFAULT_COMMAND, main
 from fifteentwo.records import replay
@@ -45,7 +47,7 @@ def test_subprocess_plays_a_whole_game(fifteentwo_data_dir: Path) -> None:
     code, out, err = drive_subprocess(["play", "--seed", "5", "--short", *FAST], answerer, env)
     assert code == 0, err
     assert err == ""
-    assert out.startswith("New game: short to 61. You; Computer (greedy). Seed 5.\n")
+    assert out.startswith("New game: short to 61. You; Computer (greedy). Seed 5. Game 1 of")
     assert "Cut for the deal: how many cards down (4-48)? 10\n" in out
     assert out.rstrip().endswith("Thanks for the game.")
     assert len(answerer.log) > 10
@@ -77,9 +79,7 @@ def test_subprocess_end_of_input_saves_and_exits_0(fifteentwo_data_dir: Path) ->
         ["play", "--seed", "5", "--short", *FAST], Answerer(stop_after=4), env
     )
     assert code == 0
-    assert out.rstrip().endswith(
-        f"Your game is saved; 'cribbage play --resume' continues it (id {latest_id()})."
-    )
+    assert out.rstrip().endswith(resume_hint(latest_id()))  # (the same PATH, cwd, Python)
 
 
 def latest_id() -> str:
@@ -141,7 +141,8 @@ def test_resume_without_a_save_says_so(
     assert code == 2
     assert err == (
         "error: there is no saved game to resume "
-        f"(none in {fifteentwo_data_dir}/fifteentwo.sqlite3); 'cribbage play' starts one\n"
+        f"(none in {fifteentwo_data_dir / 'fifteentwo.sqlite3'}); "
+        f"'{command_hint('play')}' starts one\n"
     )
 
 

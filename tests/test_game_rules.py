@@ -43,6 +43,7 @@ from fifteentwo.actions import (
     Discard,
     DrawForDeal,
     Event,
+    HandCounted,
     MatchOver,
     Muggins,
     Phase,
@@ -696,8 +697,6 @@ def test_commentary_muggins_2346_with_a_nine_is_nine_not_seven() -> None:
     # Commentary: "He pegs seven points, although the correct total is nine." Counted: 6-9,
     # 2-4-9, 2-3-4-6 (three fifteens, 6) and the run 2-3-4 (3): 9.
     game = muggins_deal()
-    with pytest.raises(IllegalActionError, match="the hand is not worth 10"):
-        claim(game, 0, 10)
     events = claim(game, 0, 7)
     assert scored(events) == [(0, 7, HAND)]
     assert game.to_move == 1 and game.pending_muggins == 2
@@ -709,8 +708,41 @@ def test_commentary_muggins_2346_with_a_nine_is_nine_not_seven() -> None:
     assert scored(events) == [(1, 2, MUGGINS)] and game.scores[1] == score + 2
     # Then the dealer counts his own hand: K Q 8 7 + 9: 7-8 (2) and the run 7-8-9 (3).
     assert game.to_move == 1 and game.observation(1).to_count == cards("7s 8h qd kc")
-    with pytest.raises(IllegalActionError, match="the hand is not worth 6"):
-        claim(game, 1, 6)
+    events = claim(game, 1, 5)
+    assert scored(events) == [(1, 5, HAND)]
+
+
+def test_an_over_claim_is_final_corrected_and_with_muggins_the_excess_is_the_opponents() -> None:
+    # Britannica law 19: "adversary may correct his score, and add points overscored to his
+    # own"; ACC practice the same under muggins. The hand is worth 9; claiming 12 pegs 9.
+    game = muggins_deal()
+    before = list(game.scores)
+    events = claim(game, 0, 12)
+    assert shown(events) == [(0, False, 9)] and scored(events) == [(0, 9, HAND)]
+    assert [e.claimed for e in events if isinstance(e, HandCounted)] == [12]
+    assert game.scores[0] == before[0] + 9
+    assert game.to_move == 1 and game.pending_muggins == 3  # the excess, the opponent's choice
+    assert game.observation(1).pending_claim == 3
+    events = game.apply(Muggins(True))
+    assert scored(events) == [(1, 3, MUGGINS)] and game.scores[1] == before[1] + 3
+    assert game.observation(1).to_count == cards("7s 8h qd kc")  # no second claim for seat 0
+
+
+def test_an_over_claim_without_muggins_is_corrected_with_no_penalty() -> None:
+    game = muggins_deal(muggins=False)
+    before = list(game.scores)
+    events = claim(game, 0, 29)
+    assert scored(events) == [(0, 9, HAND)] and game.scores[0] == before[0] + 9
+    assert game.scores[1] == before[1] and game.pending_muggins is None
+    assert game.to_move == 1 and game.observation(1).to_count == cards("7s 8h qd kc")
+
+
+def test_a_claim_outside_0_to_29_is_refused() -> None:
+    game = muggins_deal()
+    for points in (-1, 30, 1000):
+        with pytest.raises(IllegalActionError, match="a claim is 0 to 29"):
+            game.apply(Count(points))
+    assert game.to_move == 0
 
 
 def test_muggins_may_be_declined() -> None:
@@ -733,10 +765,10 @@ def test_muggins_on_the_crib_goes_to_the_dealers_left() -> None:
     claim(game, 0, 9)
     claim(game, 1, 5)
     assert game.observation(1).counting_crib
-    # The crib A 10 K 3 + 9 counts nothing, so the dealer can only claim 0.
-    with pytest.raises(IllegalActionError, match="the crib is not worth 1"):
-        claim(game, 1, 1)
-    claim(game, 1, 0)
+    # The crib A 10 K 3 + 9 counts nothing: claiming 1 pegs nothing, and the pone may take 1.
+    events = claim(game, 1, 1)
+    assert scored(events) == [] and game.pending_muggins == 1 and game.to_move == 0
+    game.apply(Muggins(False))
     assert game.phase is Phase.DEAL
 
 
@@ -769,7 +801,7 @@ def test_count_and_muggins_only_in_their_turn() -> None:
     game = muggins_deal()
     with pytest.raises(IllegalActionError, match="show phase"):
         game.apply(Muggins(True))
-    with pytest.raises(IllegalActionError, match="negative"):
+    with pytest.raises(IllegalActionError, match="a claim is 0 to 29"):
         claim(game, 0, -1)
     fresh = new_game("standard")
     with pytest.raises(IllegalActionError, match="chance step"):

@@ -9,14 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from fifteentwo.app.options import PlayOptions, SessionFactory
-from fifteentwo.app.plain import PlainGame, peg_positions, pegboard, read_cards
+from fifteentwo.app.counting import parse_count
+from fifteentwo.app.describe import choice_range
+from fifteentwo.app.options import PlayOptions, SessionFactory, carry_over
+from fifteentwo.app.plain import PlainGame, peg_positions, pegboard, read_cards, resume_hint
 from fifteentwo.app.saves import open_game_store
 from fifteentwo.app.session import Session
 from fifteentwo.cards import parse_cards
 from fifteentwo.errors import CardError
 from fifteentwo.records import replay
-from plain_driver import Answerer, ScriptedStdin, play_in_process
+from plain_driver import Answerer, ScriptedStdin, honest_count, play_in_process
 
 GREEDY = {"level": "greedy", "instructions": False}
 
@@ -208,15 +210,16 @@ def test_match_reports_game_points(fifteentwo_data_dir: Path) -> None:
 # --- counting by hand ----------------------------------------------------------------------------
 
 
-def test_manual_count_refuses_too_many_and_explains_with_muggins(
+def test_manual_count_claims_are_final_and_explained_with_muggins(
     fifteentwo_data_dir: Path,
 ) -> None:
     claims: list[str] = []
 
     def count(prompt: str, refusals: int) -> str:
-        # First claim 29 (refused unless true), then claim nothing at all.
+        # Over-claim (29), then claim nothing, then the honest count, in turn: each claim is
+        # final, so the prompt never comes back for the same hand.
         claims.append(prompt)
-        return "29" if refusals == 0 else "0"
+        return ("29", "0", str(honest_count(prompt)))[len(claims) % 3]
 
     answerer = Answerer({"Count your": count})
     options = PlayOptions(
@@ -225,14 +228,62 @@ def test_manual_count_refuses_too_many_and_explains_with_muggins(
     played = play_in_process(options, fifteentwo_data_dir, answerer)
     text = played.transcript
     assert "(muggins, you count your own hands)" in text
-    assert "is not worth 29. Count again." in text
+    assert "Count again" not in text
+    asked = [prompt for prompt, _ in answerer.log if prompt.startswith("Count your")]
+    assert asked == claims and len(asked) == len(set(asked))  # never asked twice for one hand
     assert re.search(r"You should have taken (\d+) for your (hand|crib), not 0\.", text)
+    assert re.search(r"You claimed 29, but your (hand|crib) is worth \d+", text)
     assert "Explanation:" in text and re.search(r"  total \d+", text)
     assert re.search(r"Computer pegs \d+ by muggins\.", text)
     (row,) = played.history.games()
+    counts = [c for d in row["record"]["deals"] for c in d["counts"] if c["seat"] == 0]
+    over = [c for c in counts if c["claimed"] > c["total"]]
+    assert over and all(c["claimed"] == 29 for c in over)
     muggins = [p for d in row["record"]["deals"] for p in d["points"] if p["reason"] == "muggins"]
     assert muggins and all(p["seat"] == 1 for p in muggins)
+    # Over-claims peg the true total (corrected), and the computer takes each excess.
+    mugged = sum(p["points"] for p in muggins)
+    expected = sum(abs(c["total"] - c["claimed"]) for c in counts)
+    assert mugged == expected
     assert list(replay(row["record"]).scores) == row["scores"]
+
+
+def test_plain_muggins_asks_before_telling_the_missed_count(fifteentwo_data_dir: Path) -> None:
+    """The computer's miscount is shown by its claim only; the true count and what was missed
+    are said only after the player answers (they must spot the miss, as at a table)."""
+    answers: list[tuple[str, str]] = []
+
+    def call(prompt: str, refusals: int) -> str:
+        answer = "y" if len(answers) % 2 == 0 else "n"
+        answers.append((prompt, answer))
+        return answer
+
+    answerer = Answerer({"Call muggins": call})
+    found = None
+    for seed in range(1, 40):
+        options = PlayOptions(
+            variant="short", seed=seed, level="novice", muggins=True, auto_count=False,
+            instructions=False,
+        )  # fmt: skip
+        answers.clear()
+        (fifteentwo_data_dir / str(seed)).mkdir()
+        played = play_in_process(options, fifteentwo_data_dir / str(seed), answerer)
+        played.store.close()
+        if answers:
+            found = played
+            break
+    assert found is not None, "no computer miscount in 39 games of novice (miscount 25%)"
+    text = found.transcript
+    lines = text.split("\n")
+    ask = next(i for i, line in enumerate(lines) if line.startswith("Call muggins"))
+    shown = lines[ask - 1]
+    claim = re.search(r"Computer claims (\d+)\.$", shown)
+    assert claim is not None, shown
+    assert "(" + claim.group(1) + ")" not in shown and "worth" not in shown
+    verdict = re.search(r"Computer missed (\d+): their (hand|crib) was worth (\d+)", lines[ask + 1])
+    assert verdict is not None, lines[ask + 1]
+    assert int(verdict.group(3)) - int(verdict.group(1)) == int(claim.group(1))
+    assert "missed" not in answers[0][0] and not re.search(r"\d", answers[0][0])
 
 
 def test_manual_count_without_muggins_just_loses_the_points(fifteentwo_data_dir: Path) -> None:
@@ -314,9 +365,7 @@ def test_quit_saves_and_resume_finishes_the_same_game(
     first = play_in_process(options, fifteentwo_data_dir, quitter)
     assert first.code == 0
     (saved,) = first.store.list_games()
-    assert first.transcript.rstrip().endswith(
-        f"'cribbage play --resume' continues it (id {saved.game_id})."
-    )
+    assert first.transcript.rstrip().endswith(resume_hint(saved.game_id))
     assert first.history.games() == []
 
     session = Session.resume(first.store, saved.game_id)
@@ -429,3 +478,82 @@ def test_hint_lists_the_experts_choices_and_coach_flags_costly_plays(
     if thrown.group(1) != hints[0][1]:  # the first two cards were not the best throw
         coach = re.search(r"Coach: throw (\S+ \S+) was better; yours cost (\d+\.\d\d) points", text)
         assert coach is None or coach.group(1) == hints[0][1]
+
+
+def test_another_game_keeps_every_setting_and_numbers_games(fifteentwo_data_dir: Path) -> None:
+    """A resumed game counted by hand with muggins and cut by hand: "another game" keeps all of
+    it (the command line this time said none of it), and the log numbers the games."""
+    saved_options = PlayOptions(
+        variant="short", seed=3, muggins=True, auto_count=False, random_cut=False,
+        level="novice", instructions=False,
+    )  # fmt: skip
+    first = play_in_process(saved_options, fifteentwo_data_dir, Answerer(stop_after=3))
+    (saved,) = first.store.list_games()
+    session = Session.resume(first.store, saved.game_id)
+    games = iter(["y", "y", "n"])
+    answerer = Answerer({"Another game": lambda p, k: next(games)})
+    played = play_in_process(
+        PlayOptions(seed=30, **GREEDY), fifteentwo_data_dir, answerer, resume=session
+    )
+    text = played.transcript
+    headers = [line for line in text.split("\n") if line.startswith("New game:")]
+    assert len(headers) == 2
+    for number, header in enumerate(headers, 2):
+        assert "(muggins, you count your own hands)" in header
+        assert "Computer (novice)" in header and header.endswith(f"Game {number} of this sitting.")
+    resumed = next(line for line in text.split("\n") if line.startswith("Resuming your game"))
+    assert resumed.endswith("Game 1 of this sitting.")
+    # Every game's record says so too: counted by hand (seat 0), cut by hand, muggins.
+    rows = played.history.games()
+    assert len(rows) == 3
+    for row in rows:
+        assert row["record"]["rules"]["muggins"] is True
+        assert 0 in row["record"]["manual_count"] and 0 in row["record"]["cut_seats"]
+    prompts = [prompt for prompt, _ in answerer.log]
+    after_first = prompts[prompts.index(next(p for p in prompts if p.startswith("Another"))) :]
+    assert any(p.startswith("Count your") for p in after_first)
+    assert any(p.startswith("Cut the pack") for p in after_first)
+
+
+def test_carry_over_keeps_the_last_games_settings() -> None:
+    options = PlayOptions(variant="short", seed=1, **GREEDY)
+    manual = replace(options, muggins=True, auto_count=False, random_cut=True, level="novice")
+    last = SessionFactory(manual)(manual.preset_rules())
+    carried = carry_over(options, last)
+    assert carried.muggins is True and carried.auto_count is False and carried.random_cut
+    assert carried.players == ("human", "novice")
+    factory = SessionFactory(options)
+    nxt = factory.another_game(last)
+    assert nxt.rules == last.rules and not nxt.auto_count and nxt.random_cut
+    assert [s.level for s in nxt.seats] == [s.level for s in last.seats]
+    assert factory.games_started == 1
+
+
+def test_count_words_are_read_by_one_parser() -> None:
+    cases = {
+        "14": 14, "fourteen": 14, "FOURTEEN": 14, "Twenty-Nine": 29, "twenty nine": 29,
+        "zero": 0, "0": 0, "nineteen": 0, "19": 0, "nothing": 0, "none": 0, "one": 1,
+        "twenty": 20, "twenty-one": 21, "eleven": 11, " 5 ": 5,
+    }  # fmt: skip
+    for text, value in cases.items():
+        assert parse_count(text) == value, text
+    for bad in ("thirty", "30", "-1", "fourteen points", "", "1.5", "٣", "twentynine x"):
+        with pytest.raises(ValueError):
+            parse_count(bad)
+
+
+def test_plain_accepts_number_words_for_a_count(fifteentwo_data_dir: Path) -> None:
+    from fifteentwo.scoring import number_word
+
+    answerer = Answerer({"Count your": lambda p, k: number_word(honest_count(p)).upper()})
+    options = PlayOptions(variant="short", seed=6, auto_count=False, **GREEDY)
+    played = play_in_process(options, fifteentwo_data_dir, answerer)
+    assert played.code == 0 and "should have taken" not in played.transcript
+    (row,) = played.history.games()
+    mine = [c for d in row["record"]["deals"] for c in d["counts"] if c["seat"] == 0]
+    assert mine and all(c["claimed"] == c["total"] for c in mine)
+
+
+@pytest.mark.parametrize(("lo", "hi", "said"), [(1, 6, "1-6"), (1, 1, "1"), (4, 4, "4")])
+def test_choice_ranges_never_say_1_1(lo: int, hi: int, said: str) -> None:
+    assert choice_range(lo, hi) == said

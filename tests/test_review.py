@@ -157,3 +157,74 @@ def test_review_defaults_to_the_last_game_in_the_history(
     assert main(["review", str(row["id"]), "--no-plays"]) == 0
     assert main(["review", "12345"]) == 2
     assert "no game with id 12345" in capsys.readouterr().err
+
+
+def test_counting_mistakes_are_points_lost(fifteentwo_data_dir: Path) -> None:
+    """Claims made by hand are decisions too: points missed, and an over-claim's excess taken
+    by muggins, are in the seat's points lost (computed from the record alone)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from fifteentwo.app.options import PlayOptions
+    from plain_driver import Answerer, play_in_process
+
+    claims: list[str] = []
+
+    def count(prompt: str, refusals: int) -> str:
+        claims.append(prompt)
+        return "29" if len(claims) % 2 else "0"  # over, then under, in turn
+
+    options = PlayOptions(
+        variant="short", seed=5, muggins=True, auto_count=False, level="greedy",
+        instructions=False,
+    )  # fmt: skip
+    played = play_in_process(options, fifteentwo_data_dir, Answerer({"Count your": count}))
+    (row,) = played.history.games()
+    record = row["record"]
+    review = review_record(record)
+    counts = [c for d in record["deals"] for c in d["counts"] if c["seat"] == 0]
+    decisions = [d for deal in review.deals for d in deal.decisions if d.kind == "count"]
+    assert [(int(d.chosen), int(d.best)) for d in decisions if d.seat == 0] == [
+        (c["claimed"], c["total"]) for c in counts
+    ]
+    lost = sum(abs(c["claimed"] - c["total"]) for c in counts)
+    assert lost > 0
+    mine = review.seats[0]
+    judged = [d for deal in review.deals for d in deal.decisions if d.seat == 0]
+    in_points = sum(d.loss for d in judged if not d.is_win)
+    assert mine.points_lost == pytest.approx(in_points, abs=1e-3) and in_points >= lost
+    assert sum(d.loss for d in decisions if d.seat == 0) == lost
+    assert all(d.is_mistake for d in decisions if d.seat == 0 and d.loss)
+    assert review.to_json()["deals"][0]["decisions"]  # (the JSON form has them too)
+
+
+def test_review_shows_cards_as_the_game_does_and_json_keeps_the_machine_form(
+    bad_game: tuple[dict[str, object], WorstFirstDiscard],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import io
+
+    from rich.console import Console
+
+    from fifteentwo.analysis.review import for_people
+    from fifteentwo.cli.review import print_review
+
+    record, _ = bad_game
+    review = review_record(record)
+    out = io.StringIO()
+    print_review(review, Console(file=out, width=300, highlight=False), every_decision=True)
+    text = out.getvalue()
+    discards = [d for deal in review.deals for d in deal.decisions if d.kind == "discard"]
+    assert discards
+    for d in discards:
+        people = for_people(d.chosen)
+        assert people != d.chosen and f" {people} (best {for_people(d.best)}" in text
+        assert f" {d.chosen} (best" not in text  # no TC/7C form for people
+        assert all(c in "A23456789TJQKCDHS " for c in d.chosen)  # the machine form kept
+    path = tmp_path / "games.jsonl"
+    write_records(path, [record])
+    assert main(["review", str(path), "--json", "--no-plays"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    chosen = [d["chosen"] for deal in data["deals"] for d in deal["decisions"]]
+    assert chosen and all("♣" not in c and "10" not in c for c in chosen)

@@ -1,6 +1,7 @@
 """Plain-mode transcripts of the flows the full-screen game's snapshots show: a whole game, a
-hint at the first discard, counting by hand with muggins (an over-claim refused, an under-claim
-taken by muggins and explained), undo, the statistics after a few games, and practice.
+hint at the first discard, counting by hand with muggins (an over-claim corrected and its
+excess taken, an under-claim taken by muggins and explained), undo, the statistics after a
+few games, and practice.
 
 Each is compared line for line with tests/transcripts/NAME.txt (fixed seeds; the seconds an
 answer took, saved games' random ids and the data directory are masked). After a change meant
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from fifteentwo.app.launch import LAUNCHER_ENV
 from fifteentwo.app.options import PlayOptions
 from fifteentwo.cli import main
 from plain_driver import Answerer, play_in_process
@@ -57,8 +59,11 @@ def test_a_whole_game_with_a_hint(fifteentwo_data_dir: Path) -> None:
 
 
 def test_counting_by_hand_with_muggins(fifteentwo_data_dir: Path) -> None:
+    claims: list[str] = []
+
     def count(prompt: str, refusals: int) -> str:
-        return "29" if refusals == 0 else "0"  # too many (refused), then nothing
+        claims.append(prompt)  # too many (corrected, the excess mugged), then nothing, in turn
+        return "29" if len(claims) % 2 else "0"
 
     options = PlayOptions(
         variant="short", seed=5, muggins=True, auto_count=False, explain=True, **GREEDY
@@ -88,8 +93,10 @@ def test_practice(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
     check("practice", capsys.readouterr().out)
 
 
-def test_undo(fifteentwo_data_dir: Path) -> None:
-    """'undo' at the first play takes back the discard; the game notes the take-back."""
+def test_undo(fifteentwo_data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """'undo' at the first play takes back the discard; the game notes the take-back. (As
+    started by `make play`: the resume hint is the Makefile's form, the same on any machine.)"""
+    monkeypatch.setenv(LAUNCHER_ENV, "make")
     said: list[str] = []
 
     def play(prompt: str, refusals: int) -> str | None:

@@ -346,7 +346,7 @@ async def test_quit_without_a_save_file() -> None:
 # --- counting by hand ----------------------------------------------------------------------------
 
 
-async def test_manual_count_refused_explained_and_mugginsed() -> None:
+async def test_manual_count_over_claim_corrected_and_mugginsed() -> None:
     factory = Factory(seed=7, auto_count=False, muggins=True)
     app = make_app(factory, options("short", explain=True, muggins=True))
     async with app.run_test(size=SIZE) as pilot:
@@ -360,23 +360,15 @@ async def test_manual_count_refused_explained_and_mugginsed() -> None:
         assert obs is not None and obs.starter is not None
         total = hand_total([c.index for c in obs.to_count], obs.starter.index, False)
         assert total > 1
+        # A claim is final (issue 31): 29 is corrected to the true total, the computer takes
+        # the excess by muggins, and the count is not asked again.
         await press(pilot, "2", "9", "enter")
-        assert app.mode is Mode.COUNT
-        # refused without giving the total or the combinations away (muggins stays honest)
-        assert "the hand is not worth 29" in app.message.plain
-        assert str(total) not in app.message.plain
-        assert "The hand counts" not in log_text(app)
-        await press(pilot, "h")  # letters are not typed into the box: they stay keys
-        assert app.query_one(CountInput).value == ""  # (and no hints while counting)
-        assert "not worth 29" in app.message.plain
-        await press(pilot, "1", "enter")
         text = log_text(app)
-        assert "You claimed 1." in text
-        assert f"Computer pegs {total - 1} by muggins." in text
-        assert f"The hand counts {total}:" in text  # explained, item by item, once accepted
-        assert "Muggins!" in app.message.plain
+        assert "You claimed 29." in text
+        assert f"Computer pegs {29 - total} by muggins." in text
+        assert f"The hand counts {total}:" in text  # explained, item by item
         shown = [e for e in factory.sessions[0].game.events if isinstance(e, Scored)]
-        assert [e.points for e in shown if e.reason is Reason.MUGGINS] == [total - 1]
+        assert [e.points for e in shown if e.reason is Reason.MUGGINS][:1] == [29 - total]
 
 
 # --- cutting -------------------------------------------------------------------------------------

@@ -396,26 +396,41 @@ class ProcessBackend(Backend):
                     item = next(items, _END)
                     if item is _END:
                         break
-                    pending.append((item, self._submit(fn, item)))
+                    try:
+                        future = self._submit(fn, item)
+                    except BrokenProcessPool:  # a worker died since the last result was read
+                        failures = self._recover(failures)
+                        pending = self._resubmit(fn, pending)
+                        future = self._submit(fn, item)
+                    pending.append((item, future))
                 if not pending:
                     return
                 item, future = pending[0]
                 try:
                     result = future.result()
                 except BrokenProcessPool:
-                    failures += 1
-                    if failures > self.max_retries:
-                        raise ClusterError(
-                            f"worker processes died {failures} times; giving up"
-                        ) from None
-                    self._restart()
-                    pending = collections.deque((it, self._submit(fn, it)) for it, _ in pending)
+                    failures = self._recover(failures)
+                    pending = self._resubmit(fn, pending)
                     continue
                 pending.popleft()
                 yield result
         finally:
             for _, future in pending:
                 future.cancel()
+
+    def _recover(self, failures: int) -> int:
+        """One more pool lost: start a fresh one, or give up after `max_retries`."""
+        failures += 1
+        if failures > self.max_retries:
+            raise ClusterError(f"worker processes died {failures} times; giving up") from None
+        self._restart()
+        return failures
+
+    def _resubmit(
+        self, fn: Callable[[T], R], pending: collections.deque[tuple[T, Future[R]]]
+    ) -> collections.deque[tuple[T, Future[R]]]:
+        """The unfinished items again, on the fresh pool, in order."""
+        return collections.deque((it, self._submit(fn, it)) for it, _ in pending)
 
     def _submit(self, fn: Callable[[T], R], item: T) -> Future[R]:
         # The setup runs inside the first task of each process (not as the pool's initializer),

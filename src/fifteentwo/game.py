@@ -286,18 +286,9 @@ class Game(DealSteps):
                     raise IllegalActionError(f"{card.short} is not in seat {seat}'s hand")
             return
         if isinstance(action, Count) and phase is _SHOW and self._muggins is None:
-            seat, crib = self._show[0]
-            total = self._show_total(seat, crib)
-            if action.points < 0:
-                raise IllegalActionError("a count cannot be negative")
-            if action.points > total:
-                what = "crib" if crib else "hand"
-                # The refusal must not give the total away (muggins could be dodged by
-                # retyping): it says only that the claim is too high.
-                raise IllegalActionError(
-                    f"over-pegging is not allowed: the {what} is not worth {action.points}"
-                )
-            return
+            if not 0 <= action.points <= _MAX_CLAIM:
+                raise IllegalActionError(f"a claim is 0 to {_MAX_CLAIM}, not {action.points}")
+            return  # a claim is final: one above the total is corrected (`ShowSteps._claim`)
         if isinstance(action, Muggins) and self._muggins is not None:
             return
         if isinstance(action, Cut) and (phase is _STARTER or phase is _CUT_FOR_DEAL):

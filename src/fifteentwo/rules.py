@@ -79,8 +79,10 @@ class Rules:
             raise RulesError("the double skunk line must be at or below the skunk line")
         if self.match_games < 1 or self.match_games % 2 == 0:
             raise RulesError(f"a match is best of an odd number of games, not {self.match_games}")
-        if self.three_for_last < 0:
-            raise RulesError("three for last cannot be negative")
+        if not 0 <= self.three_for_last < self.target:
+            raise RulesError(
+                f"three for last must be from 0 to below the target, not {self.three_for_last}"
+            )
         if len(self.game_points) != 3 or min(self.game_points) < 1:
             raise RulesError("game_points are three positive numbers: win, skunk, double skunk")
 

@@ -20,13 +20,14 @@ chance to win near the end of a game, where the score decides.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Final
 
 from fifteentwo.actions import (
     CHANCE,
     GO,
     Action,
+    Count,
     DealDone,
     DealerChosen,
     Dealt,
@@ -34,10 +35,12 @@ from fifteentwo.actions import (
     GameOver,
     Go,
     HandCounted,
+    Muggins,
     Play,
 )
 from fifteentwo.analysis.discard import analyze_discard
 from fifteentwo.analysis.equity import EquityError, load_table
+from fifteentwo.cards import Card
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.game import Game, Observation
 from fifteentwo.records import replay
@@ -55,6 +58,7 @@ __all__ = [
     "Verdict",
     "WinPoint",
     "choice_text",
+    "for_people",
     "is_mistake",
     "judge",
     "loss_text",
@@ -101,6 +105,21 @@ def choice_text(action: Action) -> str:
     if isinstance(action, Play):
         return action.card.short
     return "go" if action == GO else str(action)
+
+
+def for_people(choice: str) -> str:
+    """A choice as the game shows cards to people: ``TC 7C`` becomes ``10♣ 7♣``; anything
+    else (``go``, a count) is kept. `Decision` keeps the machine form (``--json``).
+
+    >>> for_people("TC 7C"), for_people("go"), for_people("12")
+    ('10♣ 7♣', 'go', '12')
+    """
+    words = choice.split()
+    try:
+        cards = [Card.parse(word) for word in words]
+    except FifteenTwoError:
+        return choice
+    return " ".join(card.unicode for card in cards) if cards else choice
 
 
 def value_text(value: float, is_win: bool) -> str:
@@ -183,7 +202,9 @@ class Decision:
     deal: int
     seat: int
     kind: str
-    """``discard`` or ``play``."""
+    """``discard``, ``play`` or ``count`` (a show total claimed by hand: ``chosen`` is the
+    claim, ``best`` the true total, ``loss`` the points the claim cost: those missed, or an
+    over-claim's excess taken by muggins)."""
     chosen: str
     best: str
     loss: float
@@ -347,8 +368,13 @@ def review_game(
                 )
                 if decision is not None:
                     tracker.decisions.append(decision)
+        elif actor != CHANCE and isinstance(action, Muggins):
+            tracker.see_muggins(action)
         before = tuple(game.scores)
-        for event in game.apply(action):
+        events = game.apply(action)
+        if actor != CHANCE and isinstance(action, Count):
+            tracker.judge_count(next(e for e in events if isinstance(e, HandCounted)))
+        for event in events:
             tracker.see(event, before)
     curve = tracker.curve
     if curve and finished.is_over and finished.winner is not None:
@@ -404,6 +430,8 @@ class _DealTracker:
         self.scores_before: tuple[int, ...] = ()
         self.game_number = 1
         self.open = False
+        self._over_claim: int | None = None
+        """The index in `decisions` of an over-claim whose excess muggins may still take."""
 
     @property
     def number(self) -> int:
@@ -438,6 +466,34 @@ class _DealTracker:
         )
         if decision is not None:
             self.decisions.append(decision)
+
+    def judge_count(self, counted: HandCounted) -> None:
+        """A show total claimed by hand: what it cost. Points missed are lost (to the
+        opponent too, with muggins); an over-claim is corrected, and costs its excess only
+        when the opponent takes it by muggins (`see_muggins`)."""
+        total, claimed = counted.total, counted.claimed
+        over = claimed > total
+        excess = claimed - total if self.game.rules.muggins else 0  # (corrected, no penalty)
+        loss = excess if over else total - claimed
+        self.decisions.append(
+            Decision(
+                deal=self.number,
+                seat=counted.seat,
+                kind="count",
+                chosen=str(claimed),
+                best=str(total),
+                loss=float(loss),
+                unit="points",
+                options=((str(total), float(total)),),
+            )
+        )
+        self._over_claim = len(self.decisions) - 1 if over and loss else None
+
+    def see_muggins(self, action: Muggins) -> None:
+        """An over-claim's excess left to its owner: the claim cost nothing after all."""
+        index, self._over_claim = self._over_claim, None
+        if index is not None and not action.take:
+            self.decisions[index] = replace(self.decisions[index], loss=0.0)
 
     def see(self, event: object, scores_before: tuple[int, ...]) -> None:
         """Open a deal on `Dealt`, collect shows, close it on `DealDone` or `GameOver`."""

@@ -28,7 +28,7 @@ from fifteentwo.cards import Card
 from fifteentwo.rules import Rules
 from fifteentwo.scoring import number_word, peg_score
 
-__all__ = ["NAME_LIMIT", "Describer", "cards_text", "safe_text"]
+__all__ = ["NAME_LIMIT", "Describer", "cards_text", "choice_range", "safe_text"]
 
 SKUNK_WORDS = ("", "a skunk", "a double skunk")
 
@@ -59,6 +59,15 @@ def cards_text(cards: Iterable[Card], *, ascii_only: bool = False) -> str:
     if ascii_only:
         return " ".join(c.rank.label + c.suit.letter for c in cards)
     return " ".join(c.unicode for c in cards)
+
+
+def choice_range(lo: int, hi: int) -> str:
+    """What a prompt offers: ``1-6``, or just ``1`` when there is one choice (not ``1-1``).
+
+    >>> choice_range(1, 6), choice_range(1, 1), choice_range(4, 4)
+    ('1-6', '1', '4')
+    """
+    return str(lo) if lo >= hi else f"{lo}-{hi}"
 
 
 class Describer:
@@ -190,7 +199,8 @@ class Describer:
         }[event.reason]
         return f"{who} {peg} {event.points} {what}."
 
-    def _counted(self, event: HandCounted) -> str:
+    def _shown_subject(self, event: HandCounted) -> tuple[str, str]:
+        """``Your hand`` / ``Ann's crib`` and its cards with the starter."""
         owner = self.who(event.seat)
         if event.crib:
             subject = (
@@ -198,11 +208,46 @@ class Describer:
             )
         else:
             subject = "Your hand" if event.seat == self.viewer else f"{owner}'s hand"
-        cards = f"{self.cards(sorted(event.cards))} with {self.cards([event.starter])}"
+        return subject, f"{self.cards(sorted(event.cards))} with {self.cards([event.starter])}"
+
+    def count_said(self, event: HandCounted) -> str:
+        """The hand's count as spoken, with its total: ``fifteen two, ... is six (6)``, or
+        ``nineteen: no score`` said once for a hand worth nothing."""
+        if event.total == 0:
+            return "nineteen: no score"
         if self.quiet:
-            text = f"{subject} ({cards}): {event.total}."
-        else:
-            text = f"{subject} ({cards}): {event.score().say()} ({event.total})."
+            return str(event.total)
+        return f"{event.score().say()} ({event.total})"
+
+    def _counted(self, event: HandCounted) -> str:
+        owner = self.who(event.seat)
+        subject, cards = self._shown_subject(event)
+        text = f"{subject} ({cards}): {self.count_said(event)}."
         if event.claimed != event.total:
             text += f" {self.verb(event.seat, 'You', owner)} claimed {event.claimed}."
         return text
+
+    def claim_only(self, event: HandCounted) -> str:
+        """A hand shown with only its owner's claim, not the true count: what an opponent
+        who may call muggins sees before deciding (they must spot a miss themselves)."""
+        subject, cards = self._shown_subject(event)
+        claims = self.verb(event.seat, "claim", "claims")
+        return f"{subject} ({cards}): {self.who(event.seat)} {claims} {event.claimed}."
+
+    def claim_verdict(self, event: HandCounted) -> str:
+        """After the muggins question: what the claim missed (or over-claimed), with the
+        true count."""
+        whose = "your" if event.seat == self.viewer else "their"
+        what = f"{whose} {'crib' if event.crib else 'hand'}"
+        who = self.who(event.seat)
+        if event.claimed < event.total:
+            missed = event.total - event.claimed
+            verb = self.verb(event.seat, "missed", "missed")
+            return (
+                f"{who} {verb} {missed}: {what} was worth {event.total}, {self.count_said(event)}."
+            )
+        over = event.claimed - event.total
+        return (
+            f"{who} claimed {over} too many: {what} was worth {event.total}, "
+            f"{self.count_said(event)}."
+        )

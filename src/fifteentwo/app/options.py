@@ -377,6 +377,27 @@ class SessionFactory:
             options, rules, store=self.store, history=self.history, on_notice=self.on_notice
         )
 
+    def another_game(self, last: Session, rules: Rules | None = None) -> Session:
+        """The next game of the sitting after ``last``: every setting of that game carries over
+        (`carry_over`: rules, muggins, counting by hand, cutting, seats), and its loser deals
+        first. ``rules``: other rules chosen for it (a variant given on the command line)."""
+        carried = carry_over(self.options, last)
+        if rules is not None and rules.players != last.rules.players:
+            carried = replace(carried, players=self.options.players)  # other seats: as asked
+        self.options = carried
+        session = self(rules if rules is not None else last.rules)
+        session.kind, session.owner_hint = last.kind, last.owner_hint
+        session.deal_after(last)
+        return session
+
+
+def carry_over(options: PlayOptions, last: Session) -> PlayOptions:
+    """The options for another game after ``last`` (a game just played or resumed): its
+    settings win over the options the sitting began with (`options_like`: seats and levels,
+    counting by hand, the cut, target, muggins, match length), and the rules are not offered
+    again. Plain mode and `SessionFactory.another_game` use it."""
+    return replace(options_like(options, last), instructions=False)
+
 
 @dataclass(frozen=True, slots=True)
 class Choices:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import TextIO
 
 from fifteentwo.actions import (
@@ -34,8 +35,10 @@ from fifteentwo.actions import (
     Scored,
 )
 from fifteentwo.app.coach import Coach
-from fifteentwo.app.describe import Describer, cards_text
-from fifteentwo.app.options import PlayOptions
+from fifteentwo.app.counting import MAX_COUNT, parse_count
+from fifteentwo.app.describe import Describer, cards_text, choice_range
+from fifteentwo.app.launch import command_hint
+from fifteentwo.app.options import PlayOptions, SessionFactory, carry_over
 from fifteentwo.app.rules_text import rules_plain
 from fifteentwo.app.saves import when_text
 from fifteentwo.app.session import Session
@@ -46,8 +49,12 @@ from fifteentwo.rules import Rules
 
 __all__ = ["PlainGame", "peg_positions", "pegboard", "read_cards", "run_plain"]
 
-RESUME_HINT = "Your game is saved; 'cribbage play --resume' continues it."
-"""Said on quitting a saved game (followed by the game's id for ``--resume ID``)."""
+
+def resume_hint(game_id: str) -> str:
+    """Said on quitting a saved game: the command that continues it, as typeable here."""
+    return f"Your game is saved; '{command_hint('play --resume')}' continues it (id {game_id})."
+
+
 HOLES_PER_ROW = 60
 _YES = frozenset({"y", "yes"})
 _NO = frozenset({"n", "no"})
@@ -226,6 +233,10 @@ class PlainGame:
         self.wins: list[int] = []
         self._shown_hand: tuple[Card, ...] = ()
         self._coach: Coach | None = None
+        self.games = 0
+        """Games begun in this sitting (a resumed one included): the log numbers them."""
+        self._held_count: HandCounted | None = None
+        """A miscounted hand shown by its claim only while a person decides on muggins."""
 
     @property
     def coach(self) -> Coach:
@@ -281,7 +292,8 @@ class PlainGame:
                 else:
                     offer.release()  # kept in the store for later
                     if offer.game_id is not None:
-                        self.say(f"It stays saved ('cribbage play --resume {offer.game_id}').")
+                        hint = command_hint(f"play --resume {offer.game_id}")
+                        self.say(f"It stays saved ('{hint}').")
             if resume is None and self.options.instructions is None:
                 if self.ask_yes_no("Do you need instructions (y/n)? "):
                     self.say(rules_plain())
@@ -289,15 +301,15 @@ class PlainGame:
                 self.say(rules_plain())
             session = resume if resume is not None else self.new_session(None)
             if resume is not None:
-                self.say(f"Resuming your game: {self._status(resume)}.")
+                self.games += 1
+                self.say(f"Resuming your game: {self._status(resume)}. Game 1 of this sitting.")
             while True:
                 self.play(session, resumed=session is resume)
                 if not self.ask_yes_no("Another game (y/n)? "):
                     self.say("Thanks for the game.")
                     return 0
                 last = session
-                session = self.new_session(self._next_rules(last, resumed=last is resume))
-                session.deal_after(last)  # the loser deals first
+                session = self.another_game(last, resumed=last is resume)
                 if session.first_dealer is not None:
                     self.say(_loser_deals(session, session.first_dealer))
         except _Quit:
@@ -305,7 +317,7 @@ class PlainGame:
             if quitting is not None and not quitting.is_over:
                 quitting.save()
                 if quitting.saving and quitting.game_id is not None:
-                    self.say(f"{RESUME_HINT[:-1]} (id {quitting.game_id}).")
+                    self.say(resume_hint(quitting.game_id))
                 else:
                     self.say("Game not saved.")
                 quitting.release()
@@ -328,7 +340,18 @@ class PlainGame:
         players = self.options.players
         return last.rules if players is None or len(players) == last.rules.players else None
 
-    def new_session(self, rules: Rules | None) -> Session:
+    def another_game(self, last: Session, *, resumed: bool) -> Session:
+        """The next game after ``last``: every setting carries over (`carry_over`), the game
+        is numbered in the sitting, and the loser deals first."""
+        rules = self._next_rules(last, resumed=resumed)
+        self.options = carry_over(self.options, last)
+        if rules is not None and rules.players != last.rules.players:
+            self.options = replace(self.options, players=None)
+        if isinstance(self.make_session, SessionFactory):
+            self.make_session.options = self.options
+        return self.new_session(rules if rules is not None else last.rules, after=last)
+
+    def new_session(self, rules: Rules | None, *, after: Session | None = None) -> Session:
         """Start the next game, asking short or long when nothing chose the variant."""
         options = self.options
         if rules is None:
@@ -347,6 +370,10 @@ class PlainGame:
                         raise _Quit
                     self.say("Please answer s (to 61) or l (to 121).")
         session = self.make_session(rules)
+        if after is not None:
+            session.kind, session.owner_hint = after.kind, after.owner_hint
+            session.deal_after(after)  # the loser deals first
+        self.games += 1
         self.say(self._header(session))
         return session
 
@@ -361,7 +388,7 @@ class PlainGame:
             extras.append("you count your own hands")
         more = f" ({', '.join(extras)})" if extras else ""
         title = f"New game: {rules.name} to {rules.target}{match}{more}."
-        return f"{title} {seats}. Seed {session.seed}."
+        return f"{title} {seats}. Seed {session.seed}. Game {self.games} of this sitting."
 
     def _offer_text(self, session: Session) -> str:
         """The game offered for resuming: variant, opponent, score, when, id."""
@@ -407,6 +434,8 @@ class PlainGame:
             except IllegalActionError as exc:
                 self.say(self._refusal(action, obs, exc))
                 continue
+            if isinstance(action, Muggins):
+                self._after_muggins()
             self.show(events)
 
     def _take_back(self, session: Session) -> None:
@@ -426,7 +455,13 @@ class PlainGame:
     def show(self, events: Sequence[Event]) -> None:
         """Say the events, with this mode's extras (mistakes in counting, results)."""
         assert self.describer is not None and self.session is not None
+        held = self._muggins_event(events)
         for event in events:
+            if event is held:
+                assert isinstance(event, HandCounted)
+                self._held_count = event
+                self.say(self.describer.claim_only(event))
+                continue
             text = self.describer.describe(event)
             if text:
                 self.say(text)
@@ -440,6 +475,25 @@ class PlainGame:
             elif isinstance(event, MatchOver) and self.session.rules.match_games > 1:
                 self.say("The match is over.")
 
+    def _muggins_event(self, events: Sequence[Event]) -> HandCounted | None:
+        """The miscounted hand a person at this keyboard is about to judge (muggins), if the
+        session now waits for that: shown by its claim only, so the miss must be spotted."""
+        session = self.session
+        assert session is not None
+        seat = session.waiting_for
+        if seat is None or session.observation(seat).pending_claim is None:
+            return None
+        counted = [e for e in events if isinstance(e, HandCounted)]
+        if not counted or counted[-1].claimed == counted[-1].total:
+            return None
+        return counted[-1]
+
+    def _after_muggins(self) -> None:
+        """After the muggins answer: what the claim missed or over-claimed, and the count."""
+        held, self._held_count = self._held_count, None
+        if held is not None and self.describer is not None:
+            self.say(self.describer.claim_verdict(held))
+
     def _after_count(self, event: HandCounted) -> None:
         session = self.session
         assert session is not None
@@ -449,7 +503,17 @@ class PlainGame:
         assert self.describer is not None
         who = self.describer.who(event.seat)
         whose = "your" if who == "You" else "their"
-        self.say(f"{who} should have taken {event.total} for {whose} {what}, not {event.claimed}.")
+        if event.claimed > event.total:
+            pegs = self.describer.verb(event.seat, "peg", "pegs")
+            self.say(
+                f"{who} claimed {event.claimed}, but {whose} {what} is worth {event.total}: "
+                f"the claim is corrected and {who.lower() if who == 'You' else who} {pegs} "
+                f"{event.total}."
+            )
+        else:
+            self.say(
+                f"{who} should have taken {event.total} for {whose} {what}, not {event.claimed}."
+            )
         if self.options.explain:
             self.say("Explanation:")
             for item in event.score().items:
@@ -477,9 +541,6 @@ class PlainGame:
             self.say(f"Match (game points, {need} to win): {points}.")
 
     def _refusal(self, action: Action, obs: Observation, exc: IllegalActionError) -> str:
-        if isinstance(action, Count):
-            what = "crib" if obs.counting_crib else "hand"
-            return f"Your {what} is not worth {action.points}. Count again."
         return f"You cannot do that: {exc}."
 
     # --- deciding ------------------------------------------------------------------------------
@@ -586,12 +647,25 @@ class PlainGame:
             )
         if phase is Phase.SHOW:
             if obs.pending_claim is not None:
-                n = obs.pending_claim
-                points = "point" if n == 1 else "points"
+                held = self._held_count
+                if held is not None and held.claimed > held.total:
+                    n = obs.pending_claim
+                    points = "point" if n == 1 else "points"
+                    who = self.describer.who(held.seat) if self.describer else "They"
+                    return (
+                        f"{who} claimed {held.claimed}, corrected to {held.total}. "
+                        f"{self._addressed(obs, 'Take')} the {n} {points} over-claimed by "
+                        "muggins (y/n)? ",
+                        _read_muggins,
+                        "Answer y to peg the points your opponent claimed too many, n to leave "
+                        "them.",
+                    )
                 return (
-                    f"{self._addressed(obs, 'Take')} the {n} missed {points} by muggins (y/n)? ",
+                    f"{self._addressed(obs, 'Call')} muggins on that count (y/n)? ",
                     _read_muggins,
-                    "Answer y to peg the points your opponent missed, n to leave them.",
+                    "Answer y if the claim missed points (you peg what was missed), n to let "
+                    "it stand. Check the cards with the starter: the true count is said "
+                    "after you answer.",
                 )
             what = "crib" if obs.counting_crib else "hand"
             assert obs.starter is not None
@@ -600,17 +674,25 @@ class PlainGame:
             return (
                 f"{self._addressed(obs, 'Count')} your {what} ({cards}, starter {starter}): ",
                 _read_count,
-                f"Type how many points your {what} makes with the starter, 0 to 29 "
-                "(19 also means nothing). Too many is refused; too few is accepted"
-                + (" and your opponent may take the rest." if obs.rules.muggins else "."),
+                f"Type how many points your {what} makes with the starter, 0 to {MAX_COUNT}, "
+                "in digits or words (nineteen also means nothing). Your claim is final: too "
+                "many is corrected to the true count"
+                + (
+                    " and your opponent may take the excess; too few, and they may take the "
+                    "rest (muggins)."
+                    if obs.rules.muggins
+                    else "; points you miss are lost."
+                ),
             )
         depths = [a.depth for a in obs.legal if isinstance(a, Cut)]
         lo, hi = min(depths), max(depths)
         what = "for the deal" if phase is Phase.CUT_FOR_DEAL else "the pack"
         return (
-            f"{self._addressed(obs, 'Cut')} {what}: how many cards down ({lo}-{hi})? ",
+            f"{self._addressed(obs, 'Cut')} {what}: how many cards down ({choice_range(lo, hi)})? ",
             lambda text: _read_cut(text, lo, hi),
-            f"Type a number from {lo} to {hi}: how many cards to lift off the top.",
+            f"Type a number from {lo} to {hi}: how many cards to lift off the top."
+            if lo < hi
+            else f"Type {lo}: the only depth left to cut.",
         )
 
     def _read_discard(self, text: str, obs: Observation, n: int) -> Action:
@@ -649,15 +731,7 @@ def _capital(text: str) -> str:
 
 
 def _read_count(text: str) -> Action:
-    words = {"nineteen": 19, "zero": 0, "nothing": 0, "none": 0}
-    value = words.get(text.lower())
-    if value is None:
-        if not text.isdigit():
-            raise ValueError("type a number of points, 0 to 29")
-        value = int(text)
-    if value > 29:
-        raise ValueError("no hand is worth more than 29")
-    return Count(0 if value == 19 else value)
+    return Count(parse_count(text))
 
 
 def _read_muggins(text: str) -> Action:

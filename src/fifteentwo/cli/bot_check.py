@@ -12,6 +12,7 @@ status is 1 when anything failed.
 from __future__ import annotations
 
 import argparse
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,6 +81,9 @@ def register(subparsers: Any) -> None:
         default=DEFAULT_MOVE_TIME,
         metavar="SECONDS",
         help=f"time limit per decision (default {DEFAULT_MOVE_TIME:g})",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print the report as JSON instead of a table"
     )
     parser.set_defaults(func=run)
 
@@ -179,12 +183,20 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.games <= MAX_GAMES:
         raise UsageError(f"--games must be between 1 and {MAX_GAMES}")
     move_time = check_move_time(args.move_time)
-    console = Console(highlight=False)
+    result = check_bot(args.command, args.games, move_time)
+    if getattr(args, "json", False):
+        print(json.dumps(result))
+    else:
+        _print_report(result)
+    return 0 if result["passed"] else 1
+
+
+def check_bot(command: str, games: int, move_time: float) -> dict[str, Any]:
+    """The whole check as data: the bot's hello, each variant's report, every problem."""
     try:
-        probe = ProtocolPlayer(args.command, 0, move_time=move_time)
+        probe = ProtocolPlayer(command, 0, move_time=move_time)
     except BotError as exc:
-        console.print(f"FAIL handshake: {exc}", markup=False)
-        return 1
+        return {"bot": None, "variants": [], "problems": [f"handshake: {exc}"], "passed": False}
     info = probe.info
     probe.close()
     claimed = info.get("variants")
@@ -194,27 +206,51 @@ def run(args: argparse.Namespace) -> int:
         claimed = []
     known = [v for v in claimed if v in preset_names()]
     problems += [f"claims an unknown variant {v!r}" for v in claimed if v not in preset_names()]
+    variants: list[dict[str, Any]] = []
+    for variant in known:
+        report = play_variant(command, variant, games, move_time)
+        wanted = edge_cases(variant)
+        variants.append(
+            {
+                "variant": variant,
+                "games": report.games,
+                "seen": {c: report.seen[c] for c in wanted if report.seen.get(c)},
+                "not_reached": [c for c in wanted if not report.seen.get(c)],
+                "failures": list(report.failures),
+            }
+        )
+        problems += [f"{variant}, {failure}" for failure in report.failures]
+    bot = {
+        "name": info.get("name"),
+        "version": info.get("version"),
+        "author": info.get("author"),
+        "variants": claimed,
+    }
+    return {"bot": bot, "variants": variants, "problems": problems, "passed": not problems}
+
+
+def _print_report(result: dict[str, Any]) -> None:
+    console = Console(highlight=False)
+    bot = result["bot"]
+    if bot is None:
+        for problem in result["problems"]:
+            console.print(f"FAIL {problem}", markup=False)
+        return
     console.print(
-        f"{info.get('name')} {info.get('version') or ''} by {info.get('author') or '?'}: "
-        f"claims {', '.join(claimed) or 'nothing'}",
+        f"{bot['name']} {bot['version'] or ''} by {bot['author'] or '?'}: "
+        f"claims {', '.join(bot['variants']) or 'nothing'}",
         markup=False,
     )
     table = Table("variant", "games", "edge cases seen", "failures", title_justify="left")
-    failed = bool(problems)
-    for variant in known:
-        report = play_variant(args.command, variant, args.games, move_time)
-        wanted = edge_cases(variant)
-        seen = ", ".join(f"{c} x{report.seen[c]}" for c in wanted if report.seen.get(c))
-        missing = [c for c in wanted if not report.seen.get(c)]
-        if missing and not report.failures:
-            seen += f" (not reached: {', '.join(missing)})"
-        table.add_row(variant, str(report.games), seen or "-", str(len(report.failures)))
-        for failure in report.failures:
-            problems.append(f"{variant}, {failure}")
-        failed = failed or bool(report.failures)
+    for report in result["variants"]:
+        seen = ", ".join(f"{case} x{count}" for case, count in report["seen"].items())
+        if report["not_reached"] and not report["failures"]:
+            seen += f" (not reached: {', '.join(report['not_reached'])})"
+        table.add_row(
+            report["variant"], str(report["games"]), seen or "-", str(len(report["failures"]))
+        )
     console.print(table)
-    for problem in problems:
+    for problem in result["problems"]:
         console.print(f"FAIL {problem}", markup=False)
-    if not failed:
+    if result["passed"]:
         console.print("PASS: no mistakes found")
-    return 1 if failed else 0

@@ -12,6 +12,7 @@ import argparse
 import sys
 from typing import Any, Final
 
+from fifteentwo.app.launch import command_hint
 from fifteentwo.app.options import SPEEDS, PlayOptions, SessionFactory, parse_players
 from fifteentwo.app.saves import TERMINAL, offer_saved, open_game_store, saved_game_line
 from fifteentwo.app.session import SaveError, Session
@@ -240,7 +241,7 @@ def resume_game(store: Store | None, game_id: str) -> Session:
         if saved is None:
             raise FifteenTwoError(
                 f"there is no saved game to resume (none in {store.location}); "
-                "'cribbage play' starts one"
+                f"'{command_hint('play')}' starts one"
             )
         game_id = saved.game_id
     try:

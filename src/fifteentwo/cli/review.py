@@ -18,6 +18,7 @@ from fifteentwo.analysis.review import (
     UNIT_NOTE,
     Evaluator,
     GameReview,
+    for_people,
     loss_text,
     review_record,
     value_text,
@@ -165,7 +166,12 @@ def print_review(review: GameReview, console: Console, *, every_decision: bool =
             worst.add_column(name)
         for d in mistakes[:10]:
             worst.add_row(
-                str(d.deal), names[d.seat], d.kind, d.chosen, d.best, loss_text(d.loss, d.is_win)
+                str(d.deal),
+                names[d.seat],
+                d.kind,
+                for_people(d.chosen),
+                for_people(d.best),
+                loss_text(d.loss, d.is_win),
             )
         console.print(worst)
     if every_decision:
@@ -177,10 +183,16 @@ def print_review(review: GameReview, console: Console, *, every_decision: bool =
             )
             for d in deal.decisions:
                 mark = "✗" if d.is_mistake else "✓"
-                alts = ", ".join(f"{c} {value_text(v, d.is_win)}" for c, v in d.options[:3])
                 cost = "" if d.loss == 0 else f", cost {loss_text(d.loss, d.is_win)}"
+                chosen, best = for_people(d.chosen), for_people(d.best)
+                if d.kind == "count":
+                    console.print(f"  {mark} {names[d.seat]} claimed {chosen} (worth {best}{cost})")
+                    continue
+                alts = ", ".join(
+                    f"{for_people(c)} {value_text(v, d.is_win)}" for c, v in d.options[:3]
+                )
                 console.print(
-                    f"  {mark} {names[d.seat]} {d.kind} {d.chosen} (best {d.best}{cost}; {alts})"
+                    f"  {mark} {names[d.seat]} {d.kind} {chosen} (best {best}{cost}; {alts})"
                 )
     if review.win_curve:
         console.print(f"Win probability of {names[0]}, before each deal:")

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from fifteentwo.app.launch import command_hint
 from fifteentwo.app.saves import open_game_store, scores_text, when_text
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.store import SavedGame, StoreError
@@ -60,7 +61,7 @@ def _json(game: SavedGame) -> dict[str, Any]:
 def print_saved(games: list[SavedGame], console: Console) -> None:
     """One row per saved game (text from the store is shown literally, never as markup)."""
     if not games:
-        console.print("No saved games. Start one: cribbage play")
+        console.print(f"No saved games. Start one: {command_hint('play')}", markup=False)
         return
     table = Table(title="Saved games", title_justify="left", box=box.SIMPLE_HEAD)
     for name in ("id", "opponent", "variant", "score", "last played"):
@@ -75,4 +76,4 @@ def print_saved(games: list[SavedGame], console: Console) -> None:
             when_text(g.updated_at),
         )
     console.print(table)
-    console.print("Continue one with: cribbage play --resume ID")
+    console.print(f"Continue one with: {command_hint('play --resume ID')}", markup=False)

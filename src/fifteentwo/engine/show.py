@@ -83,15 +83,20 @@ class ShowSteps(GameState):
         self._out.append(
             _new_hand_counted(seat, cards, starter, crib, total, claimed, self._nobs_in_crib)
         )
-        if claimed:
-            self._score(seat, claimed, _CRIB if crib else _HAND, cards)
+        pegged = claimed if claimed <= total else total  # an over-claim is corrected
+        if pegged:
+            self._score(seat, pegged, _CRIB if crib else _HAND, cards)
 
     def _claim(self, points: int) -> None:
+        """A claim is final, as at a real table (no counting again until the total is found).
+        Too few: with muggins the next seat (an opponent) may take the points missed. Too
+        many: the owner pegs the true total, and with muggins the opponent may take the
+        excess too (Britannica law 19, ACC practice; docs/rules.md)."""
         seat, crib = self._show[0]
         total = self._show_total(seat, crib)
         self._count_hand(seat, crib, total, points)
-        if points < total and self.rules.muggins:
-            self._muggins = ((seat + 1) % self._n, total - points)
+        if points != total and self.rules.muggins:
+            self._muggins = ((seat + 1) % self._n, abs(total - points))
             return
         self._show.pop(0)
         self._run_show()

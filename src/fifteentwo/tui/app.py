@@ -35,6 +35,7 @@ from fifteentwo.actions import (
     Scored,
     StarterTurned,
 )
+from fifteentwo.app.counting import parse_count
 from fifteentwo.app.describe import Describer
 from fifteentwo.app.options import (
     LEVEL_DESCRIPTIONS,
@@ -624,11 +625,9 @@ class CribbageApp(KeyHandling, TableDrawing):
         if self.mode is not Mode.COUNT:
             return
         try:
-            points = int(event.value)
-            if points == 19:  # "nineteen", the traditional word for nothing (no hand makes 19)
-                points = 0
+            points = parse_count(event.value)  # digits or words; "nineteen" means nothing
         except ValueError:
-            self.set_message("Type your count as a number, then Enter.", error=True)
+            self.set_message("Type your count as a number (0 to 29), then Enter.", error=True)
             return
         event.input.value = ""
         self.set_message("")

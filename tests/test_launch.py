@@ -1,0 +1,86 @@
+"""Every command the program tells the user to type works as typed from where they are
+(issue 31): `command_hint` picks the reachable form, and the form it picks runs."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fifteentwo.app import launch
+from fifteentwo.app.launch import LAUNCHER_ENV, command_hint
+
+
+@pytest.fixture
+def script(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A stand-in installation: a ``cribbage`` script beside a fake interpreter."""
+    bindir = tmp_path / "venv" / "bin"
+    bindir.mkdir(parents=True)
+    path = bindir / "cribbage"
+    path.write_text("#!/bin/sh\n", encoding="utf-8")
+    path.chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(bindir / "python"))
+    monkeypatch.delenv(LAUNCHER_ENV, raising=False)
+    return path
+
+
+def test_the_makefile_form_when_make_started_the_game(
+    script: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(LAUNCHER_ENV, "make")
+    assert command_hint("play --resume abc123") == "make play ARGS='--resume abc123'"
+    assert command_hint("play") == "make play"
+    # No make target for it: the script itself.
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert command_hint("saved") == f"{script} saved"
+
+
+def test_cribbage_when_it_is_this_installation_on_the_path(
+    script: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(script.parent))
+    assert command_hint("play --resume") == "cribbage play --resume"
+
+
+def test_the_scripts_path_when_cribbage_on_the_path_is_another(
+    script: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    (other / "cribbage").write_text("#!/bin/sh\n", encoding="utf-8")
+    (other / "cribbage").chmod(0o755)
+    monkeypatch.setenv("PATH", str(other))
+    monkeypatch.chdir(tmp_path)
+    assert command_hint("play --resume") == f"venv{os.sep}bin{os.sep}cribbage play --resume"
+    monkeypatch.chdir(other)  # not below: the absolute path
+    assert command_hint("play --resume") == f"{script} play --resume"
+
+
+def test_python_m_when_there_is_no_script(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "my python" / "python3"))
+    monkeypatch.setattr(launch, "own_script", lambda: None)
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.delenv(LAUNCHER_ENV, raising=False)
+    hint = command_hint("saved")
+    assert shlex.split(hint) == [
+        str(tmp_path / "my python" / "python3"),
+        "-m",
+        "fifteentwo",
+        "saved",
+    ]
+
+
+def test_the_hint_printed_here_runs(tmp_path: Path) -> None:
+    """The real installation: the hint for ``saved --json`` runs as a shell command."""
+    env = {k: v for k, v in os.environ.items() if k != LAUNCHER_ENV}
+    env["FIFTEENTWO_DATA_DIR"] = str(tmp_path)
+    hint = command_hint("saved --json")
+    run = subprocess.run(
+        hint, shell=True, capture_output=True, text=True, env=env, timeout=120, check=False
+    )
+    assert run.returncode == 0, (hint, run.stderr)
+    assert run.stdout.strip() == "[]"
