@@ -84,3 +84,14 @@ def test_the_hint_printed_here_runs(tmp_path: Path) -> None:
     )
     assert run.returncode == 0, (hint, run.stderr)
     assert run.stdout.strip() == "[]"
+
+
+def test_the_terminal_game_names_a_resume_command_that_works(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from fifteentwo.tui import saved_message
+
+    monkeypatch.setenv(LAUNCHER_ENV, "make")
+    assert saved_message() == "Game saved; resume with make play ARGS=--resume"
+    monkeypatch.delenv(LAUNCHER_ENV)
+    assert saved_message().endswith(command_hint("play --resume"))

@@ -37,7 +37,7 @@ from fifteentwo.cards import Card, parse_cards
 from fifteentwo.rules import Rules
 from fifteentwo.scoring import hand_total
 from fifteentwo.store import Store, open_store
-from fifteentwo.tui import SAVED_MESSAGE, CribbageApp, make_app
+from fifteentwo.tui import CribbageApp, make_app, saved_message
 from fifteentwo.tui.model import Mode, TableModel
 from fifteentwo.tui.render import LARGE, SMALL, CardSpec, draw_cards
 from fifteentwo.tui.screens import HelpScreen, QuestionScreen, RulesScreen
@@ -307,7 +307,7 @@ async def test_quit_saves_and_resume_continues(tmp_path: Path) -> None:
         hand = app.obs.hand
         await press(pilot, "q")
     assert app.return_code == 0
-    assert app.exit_message == SAVED_MESSAGE
+    assert app.exit_message == saved_message()
     (saved,) = store.list_games()
     resumed = Session.resume(store, saved.game_id)
     assert len(resumed.game.log) == saved_at
@@ -322,7 +322,7 @@ async def test_quit_saves_and_resume_continues(tmp_path: Path) -> None:
         await press(pilot, str(first_playable(again)))
         assert len(resumed.game.log) > saved_at
         await press(pilot, "q")
-    assert again.exit_message == SAVED_MESSAGE
+    assert again.exit_message == saved_message()
 
 
 async def test_a_game_that_cannot_start_exits_with_the_reason() -> None:

@@ -12,9 +12,10 @@ from fifteentwo.app.options import PlayOptions
 from fifteentwo.app.session import Session
 from fifteentwo.rules import Rules
 from fifteentwo.store import Store
-from fifteentwo.tui.app import SAVED_MESSAGE, CribbageApp, Settings
+from fifteentwo.tui.app import CribbageApp, Settings
+from fifteentwo.tui.state import saved_message
 
-__all__ = ["SAVED_MESSAGE", "CribbageApp", "Settings", "make_app", "run_tui"]
+__all__ = ["CribbageApp", "Settings", "make_app", "run_tui", "saved_message"]
 
 
 def make_app(

@@ -59,7 +59,6 @@ from fifteentwo.tui.practice import PracticeScreen
 from fifteentwo.tui.screens import QuestionScreen, RulesScreen
 from fifteentwo.tui.state import (
     MAX_OPPONENTS,
-    SAVED_MESSAGE,
     Settings,
     _StepResult,
 )
@@ -80,7 +79,13 @@ from fifteentwo.tui.widgets import (
     Pegboard,
 )
 
-__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "SAVED_MESSAGE", "CribbageApp", "Settings", "rules_markdown"]
+__all__ = [
+    "MIN_HEIGHT",
+    "MIN_WIDTH",
+    "CribbageApp",
+    "Settings",
+    "rules_markdown",
+]
 
 MIN_WIDTH: Final = 80
 MIN_HEIGHT: Final = 24

@@ -17,9 +17,9 @@ from fifteentwo.cards import Card
 from fifteentwo.tui.model import Mode
 from fifteentwo.tui.screens import HelpScreen, RulesScreen
 from fifteentwo.tui.state import (
-    SAVED_MESSAGE,
     AppState,
     NamedKey,
+    saved_message,
 )
 from fifteentwo.tui.texts import (
     _action_parts,
@@ -251,7 +251,7 @@ class KeyHandling(AppState):
             except OSError as exc:
                 message = f"Could not save the game: {exc}"
             else:
-                message = SAVED_MESSAGE if session.saving else "Game not saved."
+                message = saved_message() if session.saving else "Game not saved."
                 session.release()  # kept in the store; another session may resume it now
         self.exit_message = message
         self.exit(0, message=message)

@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.markup import escape
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, MarkdownViewer, Static
+
+from fifteentwo.app.launch import command_hint
 
 __all__ = ["HELP_TEXT", "HelpScreen", "QuestionScreen", "RulesScreen"]
 
@@ -65,7 +68,7 @@ HELP_TEXT = """\
                  by hand with muggins; the game notes take-backs;
                  shown in the key bar only when it can act)
   [b]q[/b]            quit; the game is saved
-                 (resume with [b]cribbage play --resume[/b])
+                 (resume with [b]{resume}[/b])
 
 [b]Mouse[/b]: click a card to choose or play it; click the keys below.
 [b]Cutting[/b]: ← → (page up/down by 5) choose how deep, enter cuts.
@@ -82,7 +85,9 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box"):
-            yield Static(HELP_TEXT, id="help-text")
+            yield Static(
+                HELP_TEXT.format(resume=escape(command_hint("play --resume"))), id="help-text"
+            )
             yield Static("[dim]esc, ? or enter to close[/dim]", id="help-close")
 
     def action_close(self) -> None:

@@ -20,6 +20,7 @@ from fifteentwo.actions import (
 )
 from fifteentwo.app.coach import Coach
 from fifteentwo.app.describe import Describer
+from fifteentwo.app.launch import command_hint
 from fifteentwo.app.session import Session
 from fifteentwo.cards import Card
 from fifteentwo.errors import FifteenTwoError
@@ -28,7 +29,12 @@ from fifteentwo.rules import Rules
 from fifteentwo.store import Store
 from fifteentwo.tui.model import Mode, TableModel
 
-SAVED_MESSAGE = "Game saved; resume with cribbage play --resume"
+
+def saved_message() -> str:
+    """Said on quitting a saved game, with the resume command as the user can type it here."""
+    return f"Game saved; resume with {command_hint('play --resume')}"
+
+
 SKUNK_WORDS = ("", "a skunk", "a double skunk")
 MAX_OPPONENTS = 3
 
