@@ -136,8 +136,24 @@ def test_postgres_down_answers_at_once_and_play_resumes_when_it_returns(
                 ws.send(json.dumps(move(state)))
                 state = receive_state(ws)
                 assert state["type"] == "state"
+            # and a game against the computer, on the same server
+            game = ann.post("/api/games", json={"variant": "short", "level": "greedy"}).json()
+            solo = ws_client.connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10)
+            solo.send(json.dumps({"type": "hello", **game}))
+            solo_state = receive_state(solo)
+            solo.send(json.dumps(move(solo_state)))
+            solo_state = receive_state(solo)
+            assert solo_state["type"] == "state"
 
             own_postgres.stop()
+            took_solo = []
+            for _ in range(2):  # a move against the computer: refused too, nothing applied
+                began = time.monotonic()
+                solo.send(json.dumps(move(solo_state)))
+                reply = receive_state(solo)
+                took_solo.append(time.monotonic() - began)
+                assert reply["type"] == "error" and reply["code"] == "unavailable", reply
+            assert max(took_solo) < 2.0, took_solo
             took = []
             for _ in range(3):  # every move: an error reply within 2 s; nothing applied
                 began = time.monotonic()
@@ -167,6 +183,10 @@ def test_postgres_down_answers_at_once_and_play_resumes_when_it_returns(
                 assert time.monotonic() < deadline, reply
                 time.sleep(0.3)
             print("move taken again", round(time.monotonic() - back, 2), "s after the restart")
+            solo.send(json.dumps(move(solo_state)))  # the refused move, sent again: taken now
+            again = receive_state(solo)
+            assert again["type"] == "state" and again["decision"] > solo_state["decision"], again
+            solo.close()
             assert reply["decision"] > state["decision"]
             state = reply
             for _ in range(3000):

@@ -461,14 +461,22 @@ class GameHub:
         game.last_used = time.monotonic()
         return game
 
-    async def _fresh(self, game: WebGame) -> None:
+    async def _fresh(self, game: WebGame, *, change: bool = False) -> None:
         """Bring this process's copy up to the stored game if another process moved it on
-        (one read of its version; a reload only when it changed). Call under ``game.lock``."""
+        (one read of its version; a reload only when it changed). Call under ``game.lock``.
+
+        Before a ``change`` (a move, an undo) a store that cannot answer refuses it: the
+        `StoreError` reaches the socket as an ``unavailable`` reply within the store's deadline
+        and nothing is applied, so no process plays on from a copy the store never saw (issue
+        35). A store that answers but cannot write (a full disk) lets the move go on in memory,
+        saved whole once space returns (`Session.save`)."""
         if game.session.is_over:
             return
         try:
             version = await self.store_call(self.store.game_version, game.game_id)
         except StoreError:
+            if change:
+                raise
             return  # the write will tell (a conflict, or the store's own error)
         if version is None and game.session.version is not None:
             self._gone(game)  # finished or abandoned through another process
@@ -579,7 +587,7 @@ class GameHub:
         listener what happened. Raises `Refused` (and changes nothing) otherwise."""
         action = to_action(data)
         async with game.lock:
-            await self._fresh(game)
+            await self._fresh(game, change=True)
             session = game.session
             self._check_turn(game, seat, decision)
             if not session.game.is_legal(action):
@@ -625,7 +633,7 @@ class GameHub:
     async def undo(self, game: WebGame, seat: int, decision: int) -> None:
         """Take back the seat's last decision, where the session allows it."""
         async with game.lock:
-            await self._fresh(game)
+            await self._fresh(game, change=True)
             if decision != game.decision:
                 raise Refused("stale", "the game moved on")
             why = game.session.cannot_undo()
