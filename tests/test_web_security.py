@@ -727,3 +727,122 @@ def test_a_store_that_cannot_answer_is_a_503_not_a_traceback(
     assert response.status_code == 503
     assert response.json()["code"] == "unavailable"
     assert not [r for r in caplog.records if r.exc_info]
+
+
+# --- 1b. WebSockets without Origin ----------------------------------------------------------
+
+
+def _recorded_scope(headers: list[tuple[bytes, bytes]]) -> Any:
+    """The scope a WebSocket upgrade with these headers reaches the application with (None if
+    the middleware closed it first)."""
+    import asyncio
+
+    from fifteentwo.web.security import SecurityMiddleware
+
+    seen: list[Any] = []
+    sent: list[Any] = []
+
+    async def inner(scope: Any, receive: Any, send: Any) -> None:
+        seen.append(scope)
+
+    async def receive() -> Any:
+        return {"type": "websocket.connect"}
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "websocket",
+        "scheme": "ws",
+        "path": "/ws",
+        "headers": [(b"host", b"testserver"), *headers],
+        "client": ("198.51.100.7", 5000),
+    }
+    asyncio.run(SecurityMiddleware(inner)(scope, receive, send))
+    if not seen:
+        assert sent == [{"type": "websocket.close", "code": 1008}]
+        return None
+    return seen[0]
+
+
+def test_a_websocket_without_origin_never_carries_the_session_cookie() -> None:
+    """A program (no Origin) is served as a stranger: its cookies never reach the application,
+    so a session cookie cannot ride along; a browser's own page keeps them; others are refused."""
+    jar = (b"cookie", b"ft_session=" + b"s" * 43)
+    bare = _recorded_scope([jar, (b"referer", b"http://testserver/")])
+    assert bare is not None
+    assert [k for k, _ in bare["headers"]] == [b"host", b"referer"]
+    same = _recorded_scope([jar, (b"origin", b"http://testserver")])
+    assert same is not None and jar in same["headers"]
+    assert _recorded_scope([jar, (b"origin", EVIL.encode())]) is None
+    assert _recorded_scope([jar, (b"origin", b"null")]) is None
+    assert _recorded_scope([jar, (b"origin", b"http://testserver.evil.example")]) is None
+
+
+def test_a_bot_without_origin_plays_with_its_token_and_a_foreign_page_cannot(
+    client: TestClient,
+) -> None:
+    register(client)
+    made = client.post(
+        "/api/tables", json={"variant": "short", "seats": [{"kind": "person"}, {"kind": "person"}]}
+    ).json()
+    join = json.dumps({"type": "join", "table": made["table"], "token": made["token"]})
+    bot = browser(client.app, headers={}, cookies={"ft_session": cookie(client)})
+    assert "origin" not in bot.headers
+    with bot.websocket_connect("/ws") as ws:  # no Origin: served, with the token only
+        ws.send_text(join)
+        assert ws.receive_json()["type"] != "error"
+    with bot.websocket_connect("/ws") as ws:  # no Origin, no token: nothing but ping
+        ws.send_text(json.dumps({"type": "state"}))
+        assert ws.receive_json()["code"] == "not_joined"
+    for origin in (EVIL, "null"):
+        with (
+            pytest.raises(WebSocketDisconnect),
+            bot.websocket_connect("/ws", headers={"origin": origin}) as ws,
+        ):
+            ws.send_text(join)
+            ws.receive_json()
+
+
+# --- 3b. what registration tells ------------------------------------------------------------
+
+
+def test_registration_of_a_name_in_use_is_limited_and_costs_the_same_work(
+    store_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Usernames are public, so registration may say a name cannot be used; it says so with
+    the status of every other refusal, after the argon2 work a new account costs, and only
+    `register` times per client per window (the accounts made are limited apart)."""
+    hashed: list[str] = []
+    real = accounts_module._HASHER
+
+    class Counting:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(real, name)
+
+        def hash(self, password: str) -> str:
+            hashed.append(password)
+            return real.hash(password)
+
+    monkeypatch.setattr(accounts_module, "_HASHER", Counting())
+    app = make_app(store_path, limits={**DEFAULT_LIMITS, "register": Limit(3, 60.0)})
+    with TestClient(app, headers={"origin": SITE}, client=("198.51.100.20", 1)) as c:
+        register(c, "ann")
+        assert len(hashed) == 1
+        probe = c.post("/api/register", json={"username": "ANN", "password": GOOD_PASSWORD})
+        assert len(hashed) == 2  # the same work as a new account
+        weak = c.post("/api/register", json={"username": "zed", "password": "password"})
+        assert probe.status_code == weak.status_code == 400
+        assert probe.json() == {
+            "type": "error",
+            "code": "refused",
+            "message": accounts_module.NAME_IN_USE,
+        }
+        assert "taken" not in probe.text
+        slowed = c.post("/api/register", json={"username": "bob", "password": GOOD_PASSWORD})
+        assert slowed.status_code == 429 and int(slowed.headers["retry-after"]) >= 1
+        other = browser(app, client=("198.51.100.21", 1))
+        assert (
+            other.post("/api/register", json={"username": "ann", "password": GOOD_PASSWORD}).json()
+            == probe.json()
+        )

@@ -53,6 +53,7 @@ _HASHER: Final = PasswordHasher()
 _DUMMY: Final = _HASHER.hash("not a password of anyone")
 _ID: Final = re.compile(r"[A-Za-z0-9_-]{43}")
 SECRET_SETTING: Final = "web.secret"
+NAME_IN_USE: Final = "that username cannot be used: choose another"
 
 
 def server_secret(store: Store, given: str | None) -> str:
@@ -181,14 +182,20 @@ class Accounts:
     # --- accounts ------------------------------------------------------------------------------
 
     def register(self, username: str, password: str) -> Account:
-        """A new account; `ValueError` (one line) for a bad name or password or a taken name."""
+        """A new account; `ValueError` (one line) for a bad name or password or a name in use.
+
+        Usernames are public (tables, the leaderboard), so registration is the one answer that
+        tells whether a name exists (docs/web.md, "What the answers tell"): it does so only for
+        a valid name and an acceptable password, after the same argon2 work as a new account,
+        and the routes limit it per client address."""
         if not USERNAME.fullmatch(username):
             raise ValueError("a username is 3 to 32 letters, digits, '.', '_' or '-'")
         check_password(username, password)
+        password_hash = _HASHER.hash(normalized(password))
         try:
-            return self.store.create_account(username, _HASHER.hash(normalized(password)))
+            return self.store.create_account(username, password_hash)
         except AccountExists:
-            raise ValueError("that username is taken") from None
+            raise ValueError(NAME_IN_USE) from None
 
     def login(self, username: str, password: str) -> Account:
         """The account if the password matches; `ValueError` otherwise (the same message for

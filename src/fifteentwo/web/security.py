@@ -2,7 +2,8 @@
 
 `SecurityMiddleware` refuses a state-changing request unless it comes from an allowed origin
 (``Origin``, else ``Referer``; neither: refused) and says ``application/json`` — a form on
-another site can send neither — refuses WebSocket upgrades from foreign origins, and adds the
+another site can send neither — refuses WebSocket upgrades from foreign origins, serves a
+WebSocket without ``Origin`` (a program, never a browser) without its cookies, and adds the
 headers a public page needs to every answer. `client_address` finds the client behind trusted
 proxies only (``X-Forwarded-For``, right-most untrusted address), and `RateLimits` counts
 attempts per client in Redis (shared by every process) or in this process's memory.
@@ -34,6 +35,7 @@ __all__ = [
     "parse_limit",
     "parse_origin",
     "parse_proxy",
+    "without_cookies",
 ]
 
 _log = logging.getLogger("fifteentwo.web")
@@ -198,6 +200,13 @@ def request_origin(scope: Scope) -> str | None:
     return _origin(parts.scheme, parts.netloc)
 
 
+def without_cookies(scope: Scope) -> Scope:
+    """The scope without its ``Cookie`` headers (a WebSocket that did not say where it comes
+    from is never anyone's session)."""
+    headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"cookie"]
+    return {**scope, "headers": headers}
+
+
 def _content_type(scope: Scope) -> str:
     return _headers(scope).get("content-type", "").split(";")[0].strip().lower()
 
@@ -242,9 +251,14 @@ class SecurityMiddleware:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         proxies = self.config.trusted_proxies
         if scope["type"] == "websocket":
-            origin = request_origin(scope)
-            # Browsers always send Origin on a WebSocket; programs (bots) may send none.
-            if origin is not None and not self.origin_allowed(scope, origin):
+            origin = _headers(scope).get("origin")
+            if origin is None:
+                # Browsers always send Origin on a WebSocket; programs (bots) may send none.
+                # Such a socket is served, but as a stranger: its cookies are taken away, so
+                # only the game and table tokens it sends can ever let it act.
+                await self.app(without_cookies(scope), receive, send)
+                return
+            if not self.origin_allowed(scope, request_origin(scope) or "null"):
                 await send({"type": "websocket.close", "code": 1008})
                 return
             await self.app(scope, receive, send)
