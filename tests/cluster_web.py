@@ -106,6 +106,8 @@ class Site:
         cmd += ["--db", self.db, f"--secret={self.secret}", "--workers", "2", *self.extra]
         if self.redis:
             cmd += ["--redis", self.redis]
+        if len(self.ports) > 1:  # behind this site's nginx: its X-Forwarded-For names the client
+            cmd += ["--trusted-proxy", "127.0.0.1"]
         return cmd
 
     def spawn(self, i: int) -> None:

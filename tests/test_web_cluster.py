@@ -47,9 +47,6 @@ SUBSET = {
 }
 FRESH_STORE = {"test_two_people_play_to_the_end_with_a_spectator"}
 """Tests that count every finished game in the store."""
-PER_PROCESS = {"test_logins_are_rate_limited"}
-"""Login rate limits are shared through Redis by the processes of one store (issue 35), so this
-passes now; kept non-strict for runs without Redis, where each process counts its own."""
 ALL = bool(os.environ.get("FIFTEENTWO_CLUSTER_ALL"))
 
 
@@ -64,10 +61,7 @@ def _copy(test: Any) -> Any:
 for _module in (test_web, test_web_tables):
     for _name in dir(_module):
         if _name.startswith("test_") and _name not in IN_PROCESS_ONLY and (ALL or _name in SUBSET):
-            _test = _copy(getattr(_module, _name))  # marks below must not reach the original
-            if _name in PER_PROCESS:
-                _test = pytest.mark.xfail(reason="rate limits are per process", strict=False)(_test)
-            globals()[_name] = _test
+            globals()[_name] = _copy(getattr(_module, _name))  # marks must not reach the original
 
 
 def deploy(work: Path) -> Iterator[Site]:
