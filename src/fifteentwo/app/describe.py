@@ -234,6 +234,25 @@ class Describer:
         claims = self.verb(event.seat, "claim", "claims")
         return f"{subject} ({cards}): {self.who(event.seat)} {claims} {event.claimed}."
 
+    def muggins_question(self, event: HandCounted) -> str:
+        """The muggins question about a claim that was wrong, for the seat that may take the
+        difference: points the owner missed (too few claimed), or the excess of an over-claim
+        (the owner pegged the true total; with muggins the opponent may take the excess too)."""
+        whose = "your" if event.seat == self.viewer else "their"
+        what = f"{whose} {'crib' if event.crib else 'hand'}"
+        who = self.who(event.seat)
+        n = abs(event.claimed - event.total)
+        points = "point" if n == 1 else "points"
+        if event.claimed < event.total:
+            return (
+                f"Muggins: {who} claimed {event.claimed}, {n} short of the {event.total} "
+                f"{what} is worth. Take the {n} {points} missed?"
+            )
+        return (
+            f"Muggins: {who} claimed {event.claimed}, corrected to {event.total}. "
+            f"Take the {n} {points} over-claimed?"
+        )
+
     def claim_verdict(self, event: HandCounted) -> str:
         """After the muggins question: what the claim missed (or over-claimed), with the
         true count."""

@@ -52,7 +52,7 @@ from fifteentwo.store import GameBusy, GameNotFound, Store, StoreError, new_owne
 from fifteentwo.store.base import CorruptGame, StoreUnavailable
 from fifteentwo.web.bus import Bus, LocalBus
 from fifteentwo.web.protocol import NewGameRequest
-from fifteentwo.web.view import action_json, event_json, observation_json
+from fifteentwo.web.view import action_json, event_json, muggins_json, observation_json
 
 __all__ = ["GameHub", "Listener", "Refused", "WebGame"]
 
@@ -204,7 +204,8 @@ class WebGame:
             "type": "state",
             "game": self.game_id,
             "decision": self.decision,
-            "view": observation_json(game.observation(seat)),
+            "view": observation_json(obs := game.observation(seat)),
+            "muggins": muggins_json(obs, game.events_for(seat), describer),
             "names": s.names(),
             "levels": ["human" if st.human else st.level for st in s.seats],
             "variant": s.rules.name,

@@ -87,7 +87,8 @@ class CountAction(_Strict):
 
 
 class MugginsAction(_Strict):
-    """Take (or leave) points the opponent failed to claim."""
+    """Take (or leave) the difference of an opponent's wrong claim: the points it missed, or
+    the excess of an over-claim (corrected to the true total)."""
 
     kind: Literal["muggins"]
     take: bool

@@ -59,7 +59,7 @@ from fifteentwo.web.talk import (
     speaker_id,
     visible_to,
 )
-from fifteentwo.web.view import event_json, observation_json
+from fifteentwo.web.view import event_json, muggins_json, observation_json
 
 __all__ = ["SPECTATOR", "LiveTable", "TableHub"]
 
@@ -658,6 +658,7 @@ class TableHub:
             self.sent[listener] = (session.seed, len(seen))
         message.update(
             view=observation_json(obs),
+            muggins=muggins_json(obs, seen, describer),
             names=session.names(),
             levels=["human" if st.human else st.level for st in session.seats],
             variant=session.rules.name,

@@ -38,7 +38,7 @@ from fifteentwo.cards import Card
 from fifteentwo.game import Observation
 from fifteentwo.scoring import ScoreItem, number_word
 
-__all__ = ["action_json", "card_json", "event_json", "observation_json"]
+__all__ = ["action_json", "card_json", "event_json", "muggins_json", "observation_json"]
 
 
 def card_json(card: Card) -> str:
@@ -121,6 +121,26 @@ def observation_json(obs: Observation) -> dict[str, Any]:
         "players": rules.players,
         "sides": rules.sides,
         "partnerships": rules.partnerships,
+    }
+
+
+def muggins_json(
+    obs: Observation, seen: Sequence[Event], describer: Describer
+) -> dict[str, Any] | None:
+    """The pending muggins question of this seat, or None: the claim it is about (the last
+    hand counted), whether it missed points or over-claimed, and the sentence to ask."""
+    if obs.pending_claim is None:
+        return None
+    claim = next((e for e in reversed(seen) if isinstance(e, HandCounted)), None)
+    if claim is None or claim.claimed == claim.total:
+        return None
+    return {
+        "points": obs.pending_claim,
+        "seat": claim.seat,
+        "claimed": claim.claimed,
+        "total": claim.total,
+        "over": claim.claimed > claim.total,
+        "prompt": describer.muggins_question(claim),
     }
 
 

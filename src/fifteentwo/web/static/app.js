@@ -511,7 +511,10 @@ function renderControls() {
   else if (s.waiting && legal.count) {
     const what = v.counting_crib ? "your crib" : "your hand";
     prompt = `Count ${what}: ${v.to_count.map(cardShort).join(" ")} with ${cardShort(v.starter)}`;
-  } else if (s.waiting && legal.muggins) prompt = `Muggins: ${v.pending_claim} points were missed. Take them?`;
+  } else if (s.waiting && legal.muggins) {
+    // the server's sentence: points missed, or the excess of an over-claim (web/view.py muggins_json)
+    prompt = s.muggins ? s.muggins.prompt : `Muggins: take the ${v.pending_claim} points?`;
+  }
   else if (s.waiting && legal.cut) prompt = "Cut the pack";
   else if (watching()) prompt = `Watching: ${seatName(v.to_move ?? 0)} to move`;
   else if (!s.waiting) prompt = `Waiting for ${seatName(v.to_move ?? 0)}…`;
