@@ -846,3 +846,69 @@ def test_registration_of_a_name_in_use_is_limited_and_costs_the_same_work(
             other.post("/api/register", json={"username": "ann", "password": GOOD_PASSWORD}).json()
             == probe.json()
         )
+
+
+# --- 4b. a real server process: only --trusted-proxy peers are believed ---------------------
+
+
+def test_a_served_process_believes_forwarded_headers_from_trusted_proxies_only(
+    tmp_path: Path,
+) -> None:
+    """``cribbage serve`` itself (uvicorn): its own proxy-header rewriting is off, so a local
+    peer that is not a ``--trusted-proxy`` cannot claim TLS or another client address. Found
+    by the hostile re-check: uvicorn believed X-Forwarded-* from any 127.0.0.1 peer."""
+    import httpx
+
+    from test_web_restart import free_port, kill, start_server
+
+    port = free_port()
+    proc = start_server(
+        tmp_path / "games.sqlite3", port, tmp_path, "--trusted-proxy", "127.0.0.2",
+        "--rate-limit", "login=2/60",
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+
+        def client(source: str) -> httpx.Client:
+            transport = httpx.HTTPTransport(local_address=source)
+            return httpx.Client(base_url=url, headers={"origin": url}, transport=transport)
+
+        forged = {"x-forwarded-proto": "https", "x-forwarded-for": "198.51.100.1"}
+        with client("127.0.0.1") as stranger, client("127.0.0.2") as proxy:
+            plain = stranger.get("/api/me", headers=forged)
+            assert plain.cookies.get("ft_session") and "__Host-ft_session" not in plain.cookies
+            assert "secure" not in plain.headers["set-cookie"].lower()
+            assert "strict-transport-security" not in plain.headers
+            tls = proxy.get("/api/me", headers=forged)
+            assert tls.cookies.get("__Host-ft_session")
+            assert "secure" in tls.headers["set-cookie"].lower()
+
+            def logins(who: httpx.Client) -> list[int]:
+                return [
+                    who.post(
+                        "/api/login",
+                        json={"username": f"nobody{i}{id(who)}", "password": "guessing1"},
+                        headers={"x-forwarded-for": f"198.51.100.{i + 10}"},
+                    ).status_code
+                    for i in range(3)
+                ]
+
+            assert logins(stranger) == [401, 401, 429]  # one client, whatever it forwards
+            assert logins(proxy) == [401, 401, 401]  # three clients behind the proxy
+    finally:
+        kill(proc)
+
+
+def test_a_session_in_use_is_touched_before_its_idle_time_passes(store_path: Path) -> None:
+    """Its last use is written at least every quarter of the idle lifetime (found with a
+    server run with --session-idle-days 0.00005: a busy session ended after 4 s)."""
+    app = make_app(store_path, session_idle=100.0, session_absolute=7200.0)
+    with TestClient(app, headers={"origin": SITE}) as c:
+        register(c)
+        key = session_key(cookie(c))
+        with open_store(store_path) as store:
+            store.touch_web_session(key, time.time() - 30)  # < a minute, > a quarter of 100 s
+        assert me(c) == "ann"
+        with open_store(store_path) as store:
+            kept = store.web_session(key)
+        assert kept is not None and time.time() - kept.seen_at < 5

@@ -173,6 +173,9 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level="warning",
+        # X-Forwarded-* are believed by the application from --trusted-proxy peers only
+        # (web/security.py); uvicorn's own rewriting would believe any local peer.
+        proxy_headers=False,
         ws_max_size=65536,
         ws_ping_interval=20,
         ws_ping_timeout=20,

@@ -47,7 +47,8 @@ MIN_PASSWORD: Final = 8
 MAX_PASSWORD: Final = 512
 COMMON_PASSWORDS: Final = 10_000
 TOUCH_EVERY: Final = 60.0
-"""A session's last use is written at most once a minute (its idle lifetime is days)."""
+"""A session's last use is written at most once a minute (its idle lifetime is days), or every
+quarter of the idle lifetime when that is shorter, so a session in use never ends idle."""
 PURGE_EVERY: Final = 3600.0
 _HASHER: Final = PasswordHasher()
 _DUMMY: Final = _HASHER.hash("not a password of anyone")
@@ -143,7 +144,7 @@ class Accounts:
         if now - found.seen_at > self.idle or now - found.created_at > self.absolute:
             self.store.end_web_sessions(key=key)
             return None
-        if now - found.seen_at > TOUCH_EVERY:
+        if now - found.seen_at > min(TOUCH_EVERY, self.idle / 4):
             with contextlib.suppress(StoreError):  # a missed touch costs nothing; reads go on
                 self.store.touch_web_session(key, now)
         return Identity(found.player, found.account_id, found.username, key)
