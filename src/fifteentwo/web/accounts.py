@@ -186,7 +186,7 @@ class Accounts:
         """A new account; `ValueError` (one line) for a bad name or password or a name in use.
 
         Usernames are public (tables, the leaderboard), so registration is the one answer that
-        tells whether a name exists (docs/web.md, "What the answers tell"): it does so only for
+        tells whether a name exists (docs/web.md, "What registration tells"): it does so only for
         a valid name and an acceptable password, after the same argon2 work as a new account,
         and the routes limit it per client address."""
         if not USERNAME.fullmatch(username):
