@@ -5,6 +5,7 @@ excess. Asserted on the data the page shows, from the engine's own events."""
 from __future__ import annotations
 
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -62,3 +63,42 @@ def test_the_page_asks_the_servers_question() -> None:
     script = (resources.files("fifteentwo.web") / "static" / "app.js").read_text()
     assert "s.muggins.prompt" in script
     assert "points were missed" not in script and "failed to claim" not in script
+
+
+def test_a_game_against_a_miscounting_computer_asks_with_the_claim(tmp_path: Path) -> None:
+    """Through the real protocol: counting by hand against ``random`` (it overlooks a
+    combination 30% of the time), the state that asks for muggins carries the claim."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from starlette.testclient import TestClient
+    from fifteentwo.store import open_store
+    from fifteentwo.web import create_app
+    from test_web import act, hello, new_game
+    from web_helpers import choose
+
+    app = create_app(lambda: open_store(tmp_path / "games.sqlite3"), workers=2)
+    asked: list[dict[str, object]] = []
+    with TestClient(app, headers={"origin": "http://testserver"}) as client:
+        for _ in range(4):  # a few games, until the computer miscounts once
+            game = new_game(client, level="random", manual_count=True)
+            with client.websocket_connect("/ws") as ws:
+                state = hello(ws, game)
+                for _ in range(600):
+                    if state["over"] or not state["waiting"]:
+                        break
+                    if "muggins" in state["view"]["legal"]:
+                        asked.append(state)
+                    state = act(ws, state, choose(state))
+                    assert state["type"] == "state", state
+            if asked:
+                break
+    assert asked, "the computer never miscounted in four games"
+    for state in asked:
+        muggins = state["muggins"]
+        assert isinstance(muggins, dict)
+        assert muggins["points"] == state["view"]["pending_claim"] > 0
+        assert muggins["claimed"] + muggins["points"] == muggins["total"]  # it claimed too few
+        assert muggins["over"] is False and "missed" in str(muggins["prompt"])
+        assert muggins["seat"] != state["view"]["seat"]
