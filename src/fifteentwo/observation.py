@@ -50,7 +50,8 @@ class Observation(_Value):
     legal: tuple[Action, ...]
     """The legal actions when this seat is to move, else empty."""
     pending_claim: int | None = None
-    """In a muggins decision: the points the opponent failed to claim."""
+    """In a muggins decision: the points the opponent's claim was off by (missed, or the
+    excess of an over-claim)."""
     to_count: tuple[Card, ...] = ()
     """When this seat must count by hand: the cards it counts (its hand or its crib)."""
     counting_crib: bool = False

@@ -385,8 +385,12 @@ class TableDrawing(AppState):
             return text, (NamedKey("enter", "submit"),)
         yes_no = (NamedKey("y", "answer"), NamedKey("n", "answer"))
         if mode is Mode.MUGGINS:
-            missed = obs.pending_claim or 0
-            text = Text(f"Muggins: take the {missed} points they missed? (y/n)", style=bold)
+            points = obs.pending_claim or 0
+            claims = [e for e in self.model.shown.values() if e.claimed != e.total]
+            excess = bool(claims) and claims[-1].claimed > claims[-1].total
+            what = "over-claimed" if excess else "missed"
+            noun = "point" if points == 1 else "points"
+            text = Text(f"Muggins: take the {points} {noun} they {what}? (y/n)", style=bold)
             return text, yes_no
         if mode is Mode.PAUSE:
             over = self.model.game_over
