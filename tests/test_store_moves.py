@@ -5,6 +5,7 @@ save plus its steps is the game that was played (on both databases)."""
 from __future__ import annotations
 
 import json
+import statistics
 from typing import Any
 
 import pytest
@@ -63,8 +64,12 @@ def test_steps_are_small_rows_and_the_rebuilt_game_is_the_played_one(
             assert again.players[1].rng.getstate() == session.players[1].rng.getstate()
         checked += 1
     assert checked > 20 and sizes
-    # each step's row has the same size early and late (the RNG states dominate; no history)
-    assert max(sizes) < 1.2 * min(sizes)
+    # a step's row does not grow through the game (no history in it): late steps are no
+    # bigger than early ones; and an RNG state (3 KB) is in it only when it moved, so most
+    # steps (a play draws nothing) are well under a step with all three states
+    half = len(sizes) // 2
+    assert max(sizes[half:]) < 1.2 * max(sizes[:half])
+    assert statistics.median(sizes) < 0.6 * max(sizes)
     assert 1 <= full_saves <= 4  # doubling lengths after the first FULL_SAVE_MIN steps
     assert store.list_games() == [] and _step_rows(backend, game_id) == 0
     assert store.finished_games()[0]["game_id"] == game_id

@@ -13,13 +13,14 @@ import contextlib
 import json
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict
 from datetime import datetime
 from typing import Any, Final, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.pool import PoolProxiedConnection
 from sqlalchemy.sql.expression import ClauseElement
 
 from fifteentwo.store.base import (
@@ -170,13 +171,15 @@ class SqlStore(Store):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _write_now(self, work: Callable[[sa.Connection], _T]) -> _T:
+    def _write_now(self, work: Callable[[Any], _T], *, raw: bool = False) -> _T:
         """Run ``work`` in one write transaction, retrying with back-off while the failure may
-        pass; raise `Unavailable` when it stays, `StoreError` for one that never will."""
+        pass; raise `Unavailable` when it stays, `StoreError` for one that never will.
+        ``raw``: ``work`` is given the pool's DBAPI connection (`_raw`), for `Prepared`
+        statements only."""
         with self._lock:
-            return self._write_locked(work)
+            return self._write_locked(work, raw=raw)
 
-    def _write_locked(self, work: Callable[[sa.Connection], _T]) -> _T:
+    def _write_locked(self, work: Callable[[Any], _T], *, raw: bool = False) -> _T:
         self._before_write()
         delay = self.backoff
         last: BaseException | None = None
@@ -184,8 +187,12 @@ class SqlStore(Store):
         give_up = self._give_up_at()
         for attempt in range(retries + 1):
             try:
-                with self._connection(write=True) as conn, conn.begin():
-                    result = work(conn)
+                if raw:
+                    with self._raw(write=True) as dbapi:
+                        result = work(dbapi)
+                else:
+                    with self._connection(write=True) as conn, conn.begin():
+                        result = work(conn)
                 self._down_since = None
                 return result
             except _DB_ERRORS as exc:
@@ -209,16 +216,58 @@ class SqlStore(Store):
     def _before_write(self) -> None:
         """Make sure there is something to write to (SQLite: a removed file is made again)."""
 
-    def _read(self, work: Callable[[sa.Connection], _T]) -> _T:
+    def _raw_begin(self, write: bool) -> str | None:
+        """The statement that begins a `_raw` transaction (None: the driver begins one)."""
+        return None
+
+    @contextlib.contextmanager
+    def _raw(self, *, write: bool) -> Iterator[PoolProxiedConnection]:
+        """One transaction on the pool's DBAPI connection itself, for the hot path's `Prepared`
+        statements: what `_connection` and ``begin()`` do (the pool, its checks, the SQLite
+        writer's ``BEGIN IMMEDIATE``, commit or rollback) without SQLAlchemy's `Connection`,
+        which cost a web action about a tenth of its CPU. A driver error is raised as
+        SQLAlchemy's (`DBAPIError` and its kinds), so the retries treat both paths alike."""
+        engine = self._db()
+        dialect = engine.dialect
+        error = dialect.loaded_dbapi.Error
+        try:
+            pooled = engine.raw_connection()
+        except error as exc:
+            raise sa.exc.DBAPIError.instance(None, None, exc, error, dialect=dialect) from exc
+        try:
+            begin = self._raw_begin(write)
+            if begin is not None:
+                pooled.cursor().execute(begin)
+            yield pooled
+            pooled.commit()
+        except BaseException as exc:
+            with contextlib.suppress(Exception):
+                pooled.rollback()
+            if not isinstance(exc, error):
+                raise
+            lost = dialect.is_disconnect(exc, pooled.dbapi_connection, None)
+            if lost:
+                pooled.invalidate(exc)
+            raise sa.exc.DBAPIError.instance(
+                None, None, exc, error, connection_invalidated=lost, dialect=dialect
+            ) from exc
+        finally:
+            pooled.close()
+
+    def _read(self, work: Callable[[Any], _T], *, raw: bool = False) -> _T:
         """Run a read; a database that stays unavailable is one `StoreUnavailable` line, any
-        other failure one `StoreError` line."""
+        other failure one `StoreError` line. ``raw``: as for `_write_now`."""
         with self._lock:
             delay = self.backoff
             give_up = self._give_up_at()
             for attempt in range(self.retries + 1):
                 try:
-                    with self._connection(write=False) as conn, conn.begin():
-                        result = work(conn)
+                    if raw:
+                        with self._raw(write=False) as dbapi:
+                            result = work(dbapi)
+                    else:
+                        with self._connection(write=False) as conn, conn.begin():
+                            result = work(conn)
                     self._down_since = None
                     return result
                 except _DB_ERRORS as exc:
@@ -232,16 +281,18 @@ class SqlStore(Store):
                     delay *= 2
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _write_or_fail(self, work: Callable[[sa.Connection], _T], what: str = "write") -> _T:
+    def _write_or_fail(
+        self, work: Callable[[Any], _T], what: str = "write", *, raw: bool = False
+    ) -> _T:
         """A write with no journal behind it: unavailable storage is one `StoreUnavailable`."""
         try:
-            return self._write_now(work)
+            return self._write_now(work, raw=raw)
         except Unavailable as exc:
             raise StoreUnavailable(f"cannot {what} the game store {self.location}: {exc}") from None
 
     # --- ownership -----------------------------------------------------------------------------
 
-    def _check_owner(self, conn: sa.Connection, game_id: str, owner: str) -> bool:
+    def _check_owner(self, conn: Any, game_id: str, owner: str) -> bool:
         """Raise `GameBusy` if a live session other than ``owner`` holds the game; whether
         ``owner``'s own lease from this process beat in the last `LEASE_FRESH` seconds."""
         lease = self._hot(
@@ -267,16 +318,24 @@ class SqlStore(Store):
             )
         return False
 
-    def _take(self, conn: sa.Connection, game_id: str, owner: str) -> None:
+    def _take(self, conn: Any, game_id: str, owner: str) -> None:
         me = this_process(owner)
-        insert = self._insert(leases).values(
-            game_id=game_id, owner=owner, pid=me.pid, host=me.host, heartbeat=time.time()
+        take = self._hot("take", self._take_statement)
+        take.run(
+            conn, game_id=game_id, owner=owner, pid=me.pid, host=me.host, heartbeat=time.time()
         )
-        conn.execute(
-            insert.on_conflict_do_update(
-                index_elements=[leases.c.game_id],
-                set_={k: insert.excluded[k] for k in ("owner", "pid", "host", "heartbeat")},
-            )
+
+    def _take_statement(self) -> ClauseElement:
+        insert = self._insert(leases).values(
+            game_id=sa.bindparam("game_id"),
+            owner=sa.bindparam("owner"),
+            pid=sa.bindparam("pid"),
+            host=sa.bindparam("host"),
+            heartbeat=sa.bindparam("heartbeat"),
+        )
+        return insert.on_conflict_do_update(
+            index_elements=[leases.c.game_id],
+            set_={k: insert.excluded[k] for k in ("owner", "pid", "host", "heartbeat")},
         )
 
     def claim(self, game_id: str, *, owner: str) -> None:
@@ -399,7 +458,7 @@ class SqlStore(Store):
         update = self._hot(f"step-update-{checked}", lambda: self._step_update(checked))
         insert = self._hot("step-insert", self._step_insert)
 
-        def work(conn: sa.Connection) -> int | None:
+        def work(conn: Any) -> int | None:
             fresh = self._check_owner(conn, game_id, owner)
             version = update.run(conn, **values).scalar()  # (the row lock serializes writers)
             if version is None:
@@ -412,7 +471,7 @@ class SqlStore(Store):
             return int(version)
 
         try:
-            return self._write_now(work)
+            return self._write_now(work, raw=True)
         except Unavailable:
             return None  # the caller saves the whole game (journalled if need be)
 
@@ -446,7 +505,7 @@ class SqlStore(Store):
             game_id=sa.bindparam("game_id"), n=number, data=sa.bindparam("data")
         )
 
-    def _version(self, conn: sa.Connection, game_id: str) -> int | None:
+    def _version(self, conn: Any, game_id: str) -> int | None:
         query = self._hot(
             "version",
             lambda: sa.select(games_in_progress.c.seq).where(
@@ -457,7 +516,7 @@ class SqlStore(Store):
         return None if version is None else int(version)
 
     def game_version(self, game_id: str) -> int | None:
-        return self._read(lambda c: self._version(c, game_id))
+        return self._read(lambda c: self._version(c, game_id), raw=True)
 
     def claim_turn(self, game_id: str, version: int, *, owner: str, seconds: float) -> bool:
         """One row per game: taken over when it names another version, has lapsed, or is the
@@ -472,7 +531,9 @@ class SqlStore(Store):
             "c_until": now + float(seconds),
             "now": now,
         }
-        return self._write_or_fail(lambda c: statement.run(c, **values).first() is not None)
+        return self._write_or_fail(
+            lambda c: statement.run(c, **values).first() is not None, raw=True
+        )
 
     def _claim_statement(self) -> ClauseElement:
         insert = self._insert(turn_claims).values(

@@ -125,6 +125,15 @@ class WebSession(Session):
         events = self.act(action)
         return events, time.perf_counter() - started - (self.save_seconds - saving)
 
+    def decision_first(self) -> bool:
+        """Store a person's decision before the computers think only when one of them is a
+        slow level (the expert searches for up to a second); the quick levels' reply is
+        stored with the decision in one transaction, which halves the store's work per
+        action. A process killed in that millisecond loses the decision as it would one
+        killed while reading the message: the page is answered by no state, reconnects and
+        shows the decision still to make."""
+        return not all(getattr(p, "quick", False) for p in self.players.values())
+
     def extra_json(self) -> dict[str, Any]:
         """The web settings, beside the save and in every step."""
         return {"web": dict(self.web)}
@@ -587,21 +596,21 @@ class GameHub:
         listener what happened. Raises `Refused` (and changes nothing) otherwise."""
         action = to_action(data)
         async with game.lock:
-            await self._fresh(game, change=True)
             session = game.session
-            self._check_turn(game, seat, decision)
-            if not session.game.is_legal(action):
-                if isinstance(action, Count):
-                    raise Refused("illegal", f"{action.points} is more than you hold: count again")
-                raise Refused(
-                    "illegal", f"{action_label(action, ascii_only=True)} is not legal now"
-                )
             remark = None
-            if game.coach_on:
-                obs = session.observation(seat)
-                remark = await self.compute(_remark, game.coach(), obs, action)
             try:  # the session saves after every step
-                events, thinking = await self.compute(session.timed_act, action)
+                done = None
+                if not game.coach_on:  # the usual move: one trip to a worker
+                    done = await self.compute(self._act_if_current, game, seat, decision, action)
+                if done is None:
+                    await self._fresh(game, change=True)
+                    session = game.session
+                    self._check_move(game, seat, decision, action)
+                    if game.coach_on:
+                        obs = session.observation(seat)
+                        remark = await self.compute(_remark, game.coach(), obs, action)
+                    done = await self.compute(session.timed_act, action)
+                events, thinking = done
             except SaveConflict:  # another process answered this decision first
                 await self._reload(game)
                 await self._broadcast(game, (), log=True)
@@ -619,6 +628,29 @@ class GameHub:
                 await self._note_finished(game)
             await self._broadcast(game, events, remark=remark, think_ms=think_ms)
             await self._announce(game)
+
+    def _act_if_current(
+        self, game: WebGame, seat: int, decision: int, action: Action
+    ) -> tuple[list[Event], float] | None:
+        """On a worker, under the game's lock: `_fresh`'s read of the stored version and, when
+        this process's copy is at it, the move checked and made (`WebSession.timed_act`), in
+        one trip instead of two. None: the copy is behind (the caller reloads it); a store
+        that cannot answer raises (the move is refused, nothing applied: issue 35)."""
+        session = game.session
+        if not session.is_over:
+            version = self.store.game_version(game.game_id)
+            if version != session.version:
+                return None
+        self._check_move(game, seat, decision, action)
+        return session.timed_act(action)
+
+    def _check_move(self, game: WebGame, seat: int, decision: int, action: Action) -> None:
+        """Refuse a move that does not answer the seat's pending decision or is not legal."""
+        self._check_turn(game, seat, decision)
+        if not game.session.game.is_legal(action):
+            if isinstance(action, Count):
+                raise Refused("illegal", f"{action.points} is more than you hold: count again")
+            raise Refused("illegal", f"{action_label(action, ascii_only=True)} is not legal now")
 
     def _check_turn(self, game: WebGame, seat: int, decision: int) -> None:
         if game.session.is_over:
