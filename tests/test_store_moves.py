@@ -273,3 +273,40 @@ def test_a_session_without_the_turn_s_claim_leaves_the_turn_to_its_holder(store:
     assert computed == ["b"] and c.game.log == log  # c did nothing
     stored = Session.from_json(store.load_game(first.game_id).data)
     assert stored.game.log == b.game.log and stored.waiting_for is not None
+
+
+def test_a_game_resumed_from_steps_has_the_take_back_marks_and_states_it_was_saved_with(
+    backend: Backend, store: Store
+) -> None:
+    """A step sets an RNG or take-back state only when it changed (most steps carry the marks
+    alone); a process that takes the game up from its full save and steps has every one of
+    them as the player left it, so a take-back there comes back to the same decision."""
+    session = a_session(store, seed=41)
+    me = GreedyPlayer(5)
+    session.run()
+    assert session.game_id is not None
+    game_id = session.game_id
+    steps_without_states = 0
+    for turn in range(40):
+        session.act(me.choose(session.observation()))
+        if session.is_over:
+            break
+        rows = _step_rows(backend, game_id)
+        if rows:
+            (text,) = backend.execute(
+                "SELECT data FROM game_moves WHERE game_id = ? AND n = ?", (game_id, rows)
+            )[0]
+            step = json.loads(text)["set"]
+            assert step["undo_marks"] == [list(m) for m in session._undo_marks]
+            steps_without_states += "undo" not in step and "players" not in step
+        again = Session.resume(store, game_id, owner=session.owner)
+        assert again._undo_marks == session._undo_marks
+        assert again._undo_states == session._undo_states
+        assert again.game.rng.getstate() == session.game.rng.getstate()
+        assert again.players[1].rng.getstate() == session.players[1].rng.getstate()
+        if turn % 9 == 8 and again.can_undo:
+            session.undo()
+            again.undo()
+            assert again.game.log == session.game.log
+            assert again.players[1].rng.getstate() == session.players[1].rng.getstate()
+    assert steps_without_states > 5

@@ -130,14 +130,17 @@ class SqlStore(Store):
         """Whether a failure that is not transient is reported at once (not retried once)."""
         return True
 
-    def _lock_game(self, conn: sa.Connection, game_id: str) -> bool:
+    def _lock_game(self, conn: Any, game_id: str) -> bool:
         """Serialize writers of one game for this transaction; whether the game exists."""
-        row = conn.execute(
-            sa.select(games_in_progress.c.game_id)
-            .where(games_in_progress.c.game_id == game_id)
-            .with_for_update()
-        ).first()
-        return row is not None
+        query = self._hot(
+            "lock-game",
+            lambda: (
+                sa.select(games_in_progress.c.game_id)
+                .where(games_in_progress.c.game_id == sa.bindparam("game_id"))
+                .with_for_update()
+            ),
+        )
+        return query.run(conn, game_id=game_id).first() is not None
 
     def _next_seq(self) -> Any:
         """The order number of the latest play (an SQL expression)."""
@@ -391,7 +394,7 @@ class SqlStore(Store):
         text = dumps(data)
         now = utc_now()
 
-        def work(conn: sa.Connection) -> int:
+        def work(conn: Any) -> int:
             self._lock_game(conn, game_id)
             self._check_owner(conn, game_id, owner)
             if expected_version is not None and self._version(conn, game_id) != expected_version:
@@ -401,34 +404,52 @@ class SqlStore(Store):
             return version
 
         try:
-            return self._write_now(work)
+            return self._write_now(work, raw=True)  # (every statement a `Prepared` one)
         except Unavailable as exc:
             entry = {"op": "save", "game_id": game_id, "data": data, "meta": meta.to_json()}
             self._keep_elsewhere(entry, owner, now, str(exc))
             return None
 
-    def _upsert(
-        self, conn: sa.Connection, game_id: str, text: str, meta: GameMeta, now: datetime
-    ) -> int:
-        insert = self._insert(games_in_progress).values(
+    def _upsert(self, conn: Any, game_id: str, text: str, meta: GameMeta, now: datetime) -> int:
+        """A game's full save written (made or replaced), its steps deleted (superseded);
+        its new version. ``conn``: a `Connection` or a `_raw` one (`Prepared` statements)."""
+        upsert = self._hot("upsert", self._upsert_statement)
+        delete = self._hot(
+            "delete-steps",
+            lambda: sa.delete(game_moves).where(game_moves.c.game_id == sa.bindparam("game_id")),
+        )
+        at = bind_time(now, self._db().dialect)
+        version = upsert.run(
+            conn,
             game_id=game_id,
-            kind=meta.kind,
-            owner_hint=meta.owner_hint,
-            meta=dumps(meta.to_json()),
-            data=text,
-            created_at=now,
-            updated_at=now,
+            v_kind=meta.kind,
+            v_owner_hint=meta.owner_hint,
+            v_meta=dumps(meta.to_json()),
+            v_data=text,
+            v_created_at=at,
+            v_updated_at=at,
+        ).scalar()
+        if version is None:
+            raise StoreError(f"game {game_id} was not written")
+        delete.run(conn, game_id=game_id)
+        return int(version)
+
+    def _upsert_statement(self) -> ClauseElement:
+        insert = self._insert(games_in_progress).values(
+            game_id=sa.bindparam("game_id"),
+            kind=sa.bindparam("v_kind"),
+            owner_hint=sa.bindparam("v_owner_hint"),
+            meta=sa.bindparam("v_meta"),
+            data=sa.bindparam("v_data"),
+            created_at=sa.bindparam("v_created_at"),
+            updated_at=sa.bindparam("v_updated_at"),
             seq=self._next_seq(),
         )
         changed = ("kind", "owner_hint", "meta", "data", "updated_at", "seq")
-        version = conn.execute(
-            insert.on_conflict_do_update(
-                index_elements=[games_in_progress.c.game_id],
-                set_={k: insert.excluded[k] for k in changed},
-            ).returning(games_in_progress.c.seq)
-        ).scalar_one()
-        conn.execute(sa.delete(game_moves).where(game_moves.c.game_id == game_id))  # superseded
-        return int(version)
+        return insert.on_conflict_do_update(
+            index_elements=[games_in_progress.c.game_id],
+            set_={k: insert.excluded[k] for k in changed},
+        ).returning(games_in_progress.c.seq)
 
     def append_move(
         self,

@@ -40,11 +40,11 @@ from fifteentwo.actions import (
     GameOver,
     Muggins,
     Play,
+    Scored,
 )
 from fifteentwo.app.coach import Coach, action_label
 from fifteentwo.app.describe import Describer
 from fifteentwo.app.options import PlayOptions, check_level
-from fifteentwo.app.plain import peg_positions
 from fifteentwo.app.session import SaveConflict, SaveError, Session
 from fifteentwo.cards import Card
 from fifteentwo.errors import FifteenTwoError
@@ -160,6 +160,10 @@ class WebGame:
     last_used: float = field(default_factory=time.monotonic)
     _coach: Coach | None = None
     _describers: dict[int, Describer] = field(default_factory=dict)
+    _counted: tuple[object, int, int] = (None, 0, 0)
+    """(the game object, its log length, its seat decisions) when `decision` last counted."""
+    _pegged: tuple[object, int, list[int], list[int], bool] = (None, 0, [], [], False)
+    """(the game object, its events read, fronts, backs, a game over since): `pegs`."""
 
     @property
     def token_hash(self) -> str:
@@ -174,7 +178,35 @@ class WebGame:
     @property
     def decision(self) -> int:
         """How many seat decisions were made so far: the id of the pending one."""
-        return sum(1 for actor, _ in self.session.game.log if actor != CHANCE)
+        game = self.session.game
+        log = game.log
+        known, length, count = self._counted
+        if known is not game or length > len(log):  # another game object (a reload, a take-back)
+            length = count = 0
+        count += sum(1 for i in range(length, len(log)) if log[i][0] != CHANCE)
+        self._counted = (game, len(log), count)
+        return count
+
+    def pegs(self) -> tuple[list[int], list[int]]:
+        """`peg_positions` of the game, read on from where the last call stopped (the log only
+        grows within one game object; a new one is read from the start)."""
+        game = self.session.game
+        events = game.events
+        known, seen, fronts, backs, over = self._pegged
+        if known is not game or seen > len(events):
+            sides = self.session.rules.sides
+            seen, fronts, backs, over = 0, [0] * sides, [0] * sides, False
+        fronts, backs = list(fronts), list(backs)
+        for event in events[seen:]:
+            if isinstance(event, GameOver):
+                over = True
+            elif isinstance(event, Scored):
+                if over:
+                    fronts, backs, over = [0] * len(fronts), [0] * len(fronts), False
+                backs[event.side] = fronts[event.side]
+                fronts[event.side] = event.score
+        self._pegged = (game, len(events), fronts, backs, over)
+        return list(fronts), list(backs)
 
     def describer(self, seat: int) -> Describer:
         """Words for events, from ``seat``'s point of view."""
@@ -208,7 +240,7 @@ class WebGame:
         s = self.session
         game = s.game
         describer = self.describer(seat)
-        fronts, backs = peg_positions(game.events, s.rules.sides)
+        fronts, backs = self.pegs()
         message: dict[str, Any] = {
             "type": "state",
             "game": self.game_id,
