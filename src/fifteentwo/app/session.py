@@ -237,9 +237,10 @@ class Session:
         if self.optimistic and not self.game.is_over and self.decision_first():
             self.save()  # the decision is stored before the computers think: never lost
             return events + self.run()
-        # the decision and the computers' reply are stored together (one write): the stored
-        # game stays at this decision until then, so no other process computes this turn
-        return events + self._run(claimed=True)
+        # optimistic: the decision and the computers' reply are stored together (one write,
+        # onto the version this session read): the stored game stays at this decision until
+        # then, so no other process computes this turn and no claim is asked
+        return events + self._run(claimed=self.optimistic)
 
     def decision_first(self) -> bool:
         """Whether an optimistic session stores a person's decision before the computers think

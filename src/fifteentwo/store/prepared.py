@@ -86,6 +86,9 @@ class Prepared:
             cursor.close()
 
 
+_UTC_TIME = UtcTime()
+
+
 def bind_time(value: Any, dialect: Dialect) -> Any:
     """A time as `UtcTime` stores it on this database (for a `Prepared` statement)."""
-    return UtcTime().process_bind_param(value, dialect)
+    return _UTC_TIME.process_bind_param(value, dialect)
