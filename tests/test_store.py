@@ -298,7 +298,7 @@ def test_journal_keeps_writes_and_the_next_start_stores_them(
     me = new_owner()
     game = store.create_game({"step": 1}, META, owner=me)
 
-    def unavailable(work: Any) -> Any:
+    def unavailable(work: Any, **_: Any) -> Any:
         from fifteentwo.store.sqlite import _Unavailable
 
         raise _Unavailable("database or disk is full")
@@ -333,7 +333,7 @@ def test_an_older_journal_entry_never_overwrites_a_newer_save(
     game = store.create_game({"step": 1}, META, owner=me)
     real = store._write_now
 
-    def unavailable(work: Any) -> Any:
+    def unavailable(work: Any, **_: Any) -> Any:
         from fifteentwo.store.sqlite import _Unavailable
 
         raise _Unavailable("database is locked")
@@ -353,7 +353,7 @@ def test_a_journal_that_cannot_be_written_is_one_line(
     me = new_owner()
     game = store.create_game({}, META, owner=me)
 
-    def unavailable(work: Any) -> Any:
+    def unavailable(work: Any, **_: Any) -> Any:
         from fifteentwo.store.sqlite import _Unavailable
 
         raise _Unavailable("attempt to write a readonly database")

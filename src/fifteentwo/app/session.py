@@ -132,6 +132,13 @@ class Session:
     _saved_log: int = field(init=False, default=0, repr=False, compare=False)
     """How much of that game's log the store holds."""
     _log_at_full: int = field(init=False, default=0, repr=False, compare=False)
+    _stored_sets: dict[str, Any] = field(init=False, default_factory=dict, repr=False)
+    """The RNG and take-back states the store holds (as `step_json` sets them): a step sets
+    only those that changed (an RNG state is 3 KB of text, and most moves draw nothing)."""
+    _packs: dict[int, tuple[Any, str]] = field(
+        init=False, default_factory=dict, repr=False, compare=False
+    )
+    """The last state packed of each RNG (by id): packed again only when it moved."""
     optimistic: bool = False
     """Write only onto the version this session last read or wrote (a game several server
     processes may serve: `SaveConflict` when another moved it on)."""
@@ -189,11 +196,17 @@ class Session:
 
     def run(self) -> list[Event]:
         """Play chance steps and computer seats until a human must decide or the game ends."""
+        return self._run(claimed=False)
+
+    def _run(self, *, claimed: bool) -> list[Event]:
+        """`run`; ``claimed``: this session holds the turn without asking `turn_claim` (the
+        stored game is at the decision this session just answered in memory)."""
         events: list[Event] = []
         game = self.game
         claim = self.turn_claim
         if (
-            claim is not None
+            not claimed
+            and claim is not None
             and self.game_id is not None
             and not game.is_over
             and self.waiting_for is None
@@ -221,9 +234,20 @@ class Session:
         events = self.game.events_for(self.viewer, self._apply(action))
         self._undo_marks.append(mark)
         self._trim_undo()
-        if self.optimistic and not self.game.is_over:
+        if self.optimistic and not self.game.is_over and self.decision_first():
             self.save()  # the decision is stored before the computers think: never lost
-        return events + self.run()
+            return events + self.run()
+        # optimistic: the decision and the computers' reply are stored together (one write,
+        # onto the version this session read): the stored game stays at this decision until
+        # then, so no other process computes this turn and no claim is asked
+        return events + self._run(claimed=self.optimistic)
+
+    def decision_first(self) -> bool:
+        """Whether an optimistic session stores a person's decision before the computers think
+        (so a process killed while they think loses nothing: another plays their turn from
+        the store); True here. A subclass may store both in one write when the computers
+        answer at once (`WebSession`: one transaction per action instead of two)."""
+        return True
 
     def _apply(self, action: Any) -> list[Event]:
         events = self.game.apply(action)
@@ -252,7 +276,7 @@ class Session:
 
     def _undo_mark(self) -> tuple[int, int, int]:
         """Where the game stands before a human decision: enough to come back here exactly."""
-        states = {str(seat): _pack_rng(p.rng) for seat, p in self.players.items()}
+        states = {str(seat): self._pack(p.rng) for seat, p in self.players.items()}
         if not self._undo_states or self._undo_states[-1] != states:
             self._undo_states.append(states)
         decisions = sum(1 for actor, _ in self.game.log if actor != CHANCE)
@@ -373,6 +397,8 @@ class Session:
         other._finished = list(self._finished)
         other._undo_marks = list(self._undo_marks)
         other._undo_states = list(self._undo_states)
+        other._stored_sets = dict(self._stored_sets)
+        other._packs = {}
         return other
 
     # --- saving ---------------------------------------------------------------------------------
@@ -387,8 +413,9 @@ class Session:
             "random_cut": self.random_cut,
             "record": self.record(),
             "decisions": [_decision_json(a) for actor, a in self.game.log if actor != CHANCE],
-            "rng": _rng_state(self.game.rng),
-            "players": {str(i): _rng_state(p.rng) for i, p in self.players.items()},
+            # (packed text: a tenth of the JSON list's encoding time; both forms are read)
+            "rng": self._pack(self.game.rng),
+            "players": {str(i): self._pack(p.rng) for i, p in self.players.items()},
             "takebacks": self.takebacks,
             "undo": {"marks": [list(m) for m in self._undo_marks], "states": self._undo_states},
             **self.extra_json(),
@@ -423,16 +450,14 @@ class Session:
         expected = self.version if self.optimistic else None
         if not finished and self.game_id is not None and self._step_due():
             try:
+                step = self.step_json()
                 version = store.append_move(
-                    self.game_id,
-                    self.step_json(),
-                    self.meta(),
-                    owner=self.owner,
-                    expected_version=expected,
+                    self.game_id, step, self.meta(), owner=self.owner, expected_version=expected
                 )
                 if version is not None:
                     self.version = version
                     self._saved_log = len(self.game.log)
+                    self._stepped(step)
                     self._flush_notices()
                     return
             except GameConflict as exc:
@@ -495,21 +520,50 @@ class Session:
     def _mark_full_save(self) -> None:
         self._full_saved = self.game
         self._saved_log = self._log_at_full = len(self.game.log)
+        self._stored_sets = {}  # (the next step sets every state again)
+
+    def _pack(self, rng: random.Random) -> str:
+        """`_pack_rng`, remembered while the RNG's state stays the same."""
+        state = rng.getstate()
+        known = self._packs.get(id(rng))
+        if known is not None and known[0] == state:
+            return known[1]
+        packed = _pack_rng(rng)
+        self._packs[id(rng)] = (state, packed)
+        return packed
 
     def step_json(self) -> dict[str, Any]:
         """What changed since the last save, as a delta for `Store.append_move`: the new
         decisions, and the RNG, take-back and setting states (`to_json`'s, constant size)."""
         new = self.game.log[self._saved_log :]
+        stored = self._stored_sets
+        marks = [list(m) for m in self._undo_marks]
+        states = {
+            "rng": self._pack(self.game.rng),  # (packed: a quarter of the JSON list's size)
+            "players": {str(i): self._pack(p.rng) for i, p in self.players.items()},
+        }
+        changed: dict[str, Any] = {k: v for k, v in states.items() if stored.get(k) != v}
+        undo_states = list(self._undo_states)  # (a copy: the list changes in place)
+        if stored.get("undo_states") != undo_states:  # (rarely: the computers drew)
+            changed["undo"] = {"marks": marks, "states": undo_states}
         return {
             "append": {"decisions": [_decision_json(a) for actor, a in new if actor != CHANCE]},
             "set": {
-                "rng": _pack_rng(self.game.rng),  # (packed: a quarter of the JSON list's size)
-                "players": {str(i): _pack_rng(p.rng) for i, p in self.players.items()},
+                **changed,
+                "undo_marks": marks,  # (every step: they override the marks in "undo")
                 "takebacks": self.takebacks,
-                "undo": {"marks": [list(m) for m in self._undo_marks], "states": self._undo_states},
                 **self.extra_json(),
             },
         }
+
+    def _stepped(self, step: dict[str, Any]) -> None:
+        """Remember the states a stored step set (`step_json` leaves out those unchanged)."""
+        changed = step["set"]
+        for key in ("rng", "players"):
+            if key in changed:
+                self._stored_sets[key] = changed[key]
+        if "undo" in changed:
+            self._stored_sets["undo_states"] = changed["undo"]["states"]
 
     def extra_json(self) -> dict[str, Any]:
         """What a subclass keeps beside the save (in full saves and in every step)."""
@@ -595,7 +649,8 @@ class Session:
             for states in session._undo_states:
                 for packed in states.values():
                     _unpack_rng(packed)  # a damaged state fails now, not at the take-back
-            session._undo_marks = [(int(a), int(b), int(c)) for a, b, c in undo["marks"]]
+            marks = data["undo_marks"] if "undo_marks" in data else undo["marks"]
+            session._undo_marks = [(int(a), int(b), int(c)) for a, b, c in marks]
             if any(not 0 <= b < len(session._undo_states) for _, b, _ in session._undo_marks):
                 raise SaveError("the save's take-back marks do not fit")
             session._mark_full_save()

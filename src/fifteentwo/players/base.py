@@ -63,6 +63,9 @@ class Player:
     """Base class of computer players; deterministic given its seed."""
 
     name = "player"
+    quick = False
+    """Whether this level answers within a millisecond or so, always (no search, no program
+    behind it): a server then stores a person's decision together with its reply."""
     miscount_rate: float = 0.0
     """How often this level, counting its own hand by hand, overlooks one combination."""
 

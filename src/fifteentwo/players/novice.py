@@ -39,6 +39,7 @@ class NovicePlayer(Player):
     """A beginner: hand-only discards with a soft spot for pairs, points when it sees them."""
 
     name = "novice"
+    quick = True
     miscount_rate = 0.25
     """Counting by hand, it overlooks a combination this often (muggins for you)."""
 

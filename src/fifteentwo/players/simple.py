@@ -20,6 +20,7 @@ class RandomPlayer(Player):
     """Picks uniformly among the legal actions; the floor of every strength ladder."""
 
     name = "random"
+    quick = True
     miscount_rate = 0.3
     """Counting by hand, it overlooks a combination this often (muggins for you)."""
     _plain_play = True
@@ -68,6 +69,7 @@ class GreedyPlayer(Player):
     crib) and plays the card that pegs the most right now (ties: the highest card)."""
 
     name = "greedy"
+    quick = True
     miscount_rate = 0.15
     """Counting by hand, it overlooks a combination this often (muggins for you)."""
 

@@ -107,6 +107,7 @@ class StandardPlayer(Player):
     """Expected hand plus a fixed crib table; greedy pegging with the rules of thumb."""
 
     name = "standard"
+    quick = True
     miscount_rate = 0.1
     """Counting by hand, it overlooks a combination this often (muggins for you)."""
 

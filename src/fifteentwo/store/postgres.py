@@ -157,8 +157,14 @@ class PostgresStore(SqlStore):
             return True
         return isinstance(getattr(exc, "orig", None), psycopg.OperationalError)
 
-    def _lock_game(self, conn: sa.Connection, game_id: str) -> bool:
-        conn.execute(sa.select(sa.func.pg_advisory_xact_lock(sa.func.hashtext(game_id))))
+    def _lock_game(self, conn: Any, game_id: str) -> bool:
+        lock = self._hot(
+            "advisory-lock",
+            lambda: sa.select(
+                sa.func.pg_advisory_xact_lock(sa.func.hashtext(sa.bindparam("game_id")))
+            ),
+        )
+        lock.run(conn, game_id=game_id)
         return super()._lock_game(conn, game_id)
 
     def _next_seq(self) -> Any:

@@ -1,11 +1,15 @@
-"""Hot statements compiled once per database and run with the driver's own call.
+"""Hot statements compiled once per database and run on the driver's own cursor.
 
 A web action writes a step, claims the computer's turn and writes the reply: a handful of small
 statements. Built and executed through SQLAlchemy Core each time, most of their CPU went to
-building the statement and walking it for its cache key (bench/bench_store.py, docs/web.md);
-compiled once here and run with `Connection.exec_driver_sql`, only the driver's work is left.
-Values are passed as the driver takes them (no type processing): callers hand in plain text,
-numbers, and times already converted (`bind_time`).
+building the statement and walking it for its cache key; run with `Connection.exec_driver_sql`,
+the rest went to SQLAlchemy's result machinery (a `CursorResult` and its metadata per
+statement). Compiled once here and executed on the DBAPI cursor of the transaction's
+connection, only the driver's work is left (bench/bench_store.py, docs/web.md). The transaction
+itself (begin, commit, the pool) stays SQLAlchemy's. Values are passed as the driver takes them
+(no type processing): callers hand in plain text, numbers, and times already converted
+(`bind_time`). A driver error is raised as SQLAlchemy's (`DBAPIError` and its kinds), as
+`Connection.execute` would, and a lost connection is invalidated (the pool replaces it).
 """
 
 from __future__ import annotations
@@ -14,12 +18,31 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Dialect
+from sqlalchemy.pool import PoolProxiedConnection
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ClauseElement
 
 from fifteentwo.store.schema import UtcTime
 
-__all__ = ["Prepared", "bind_time"]
+__all__ = ["Prepared", "Rows", "bind_time"]
+
+
+class Rows:
+    """What a `Prepared` statement returned: its rows (all fetched) and the rows it changed."""
+
+    __slots__ = ("rowcount", "rows")
+
+    def __init__(self, rows: list[Any], rowcount: int) -> None:
+        self.rows = rows
+        self.rowcount = rowcount
+
+    def first(self) -> Any:
+        """The first row, or None."""
+        return self.rows[0] if self.rows else None
+
+    def scalar(self) -> Any:
+        """The first column of the first row, or None."""
+        return self.rows[0][0] if self.rows else None
 
 
 class Prepared:
@@ -36,14 +59,36 @@ class Prepared:
         self.order: list[str] | None = (
             list(compiled.positiontup or ()) if compiled.positional else None
         )
+        self.dialect = dialect
 
-    def run(self, conn: sa.Connection, **values: Any) -> sa.CursorResult[Any]:
+    def run(self, conn: sa.Connection | PoolProxiedConnection, **values: Any) -> Rows:
+        """Execute in ``conn``'s transaction (begun by the caller) on the driver's cursor;
+        ``conn``: a SQLAlchemy connection or a pool's DBAPI connection (`SqlStore._raw`)."""
         merged = {**self.defaults, **values}
-        if self.order is not None:
-            return conn.exec_driver_sql(self.sql, tuple(merged[k] for k in self.order))
-        return conn.exec_driver_sql(self.sql, merged)
+        params: Any = merged if self.order is None else tuple(merged[k] for k in self.order)
+        pooled = conn.connection if isinstance(conn, sa.Connection) else conn
+        raw = pooled.dbapi_connection
+        assert raw is not None
+        cursor = raw.cursor()
+        error = self.dialect.loaded_dbapi.Error
+        try:
+            cursor.execute(self.sql, params)
+            rows = list(cursor.fetchall()) if cursor.description else []
+            return Rows(rows, cursor.rowcount)
+        except error as exc:
+            lost = self.dialect.is_disconnect(exc, raw, cursor)
+            if lost:
+                conn.invalidate(exc)
+            raise sa.exc.DBAPIError.instance(
+                self.sql, params, exc, error, connection_invalidated=lost, dialect=self.dialect
+            ) from exc
+        finally:
+            cursor.close()
+
+
+_UTC_TIME = UtcTime()
 
 
 def bind_time(value: Any, dialect: Dialect) -> Any:
     """A time as `UtcTime` stores it on this database (for a `Prepared` statement)."""
-    return UtcTime().process_bind_param(value, dialect)
+    return _UTC_TIME.process_bind_param(value, dialect)

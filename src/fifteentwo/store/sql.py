@@ -13,13 +13,14 @@ import contextlib
 import json
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict
 from datetime import datetime
 from typing import Any, Final, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.pool import PoolProxiedConnection
 from sqlalchemy.sql.expression import ClauseElement
 
 from fifteentwo.store.base import (
@@ -129,14 +130,17 @@ class SqlStore(Store):
         """Whether a failure that is not transient is reported at once (not retried once)."""
         return True
 
-    def _lock_game(self, conn: sa.Connection, game_id: str) -> bool:
+    def _lock_game(self, conn: Any, game_id: str) -> bool:
         """Serialize writers of one game for this transaction; whether the game exists."""
-        row = conn.execute(
-            sa.select(games_in_progress.c.game_id)
-            .where(games_in_progress.c.game_id == game_id)
-            .with_for_update()
-        ).first()
-        return row is not None
+        query = self._hot(
+            "lock-game",
+            lambda: (
+                sa.select(games_in_progress.c.game_id)
+                .where(games_in_progress.c.game_id == sa.bindparam("game_id"))
+                .with_for_update()
+            ),
+        )
+        return query.run(conn, game_id=game_id).first() is not None
 
     def _next_seq(self) -> Any:
         """The order number of the latest play (an SQL expression)."""
@@ -170,13 +174,15 @@ class SqlStore(Store):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _write_now(self, work: Callable[[sa.Connection], _T]) -> _T:
+    def _write_now(self, work: Callable[[Any], _T], *, raw: bool = False) -> _T:
         """Run ``work`` in one write transaction, retrying with back-off while the failure may
-        pass; raise `Unavailable` when it stays, `StoreError` for one that never will."""
+        pass; raise `Unavailable` when it stays, `StoreError` for one that never will.
+        ``raw``: ``work`` is given the pool's DBAPI connection (`_raw`), for `Prepared`
+        statements only."""
         with self._lock:
-            return self._write_locked(work)
+            return self._write_locked(work, raw=raw)
 
-    def _write_locked(self, work: Callable[[sa.Connection], _T]) -> _T:
+    def _write_locked(self, work: Callable[[Any], _T], *, raw: bool = False) -> _T:
         self._before_write()
         delay = self.backoff
         last: BaseException | None = None
@@ -184,8 +190,12 @@ class SqlStore(Store):
         give_up = self._give_up_at()
         for attempt in range(retries + 1):
             try:
-                with self._connection(write=True) as conn, conn.begin():
-                    result = work(conn)
+                if raw:
+                    with self._raw(write=True) as dbapi:
+                        result = work(dbapi)
+                else:
+                    with self._connection(write=True) as conn, conn.begin():
+                        result = work(conn)
                 self._down_since = None
                 return result
             except _DB_ERRORS as exc:
@@ -209,16 +219,58 @@ class SqlStore(Store):
     def _before_write(self) -> None:
         """Make sure there is something to write to (SQLite: a removed file is made again)."""
 
-    def _read(self, work: Callable[[sa.Connection], _T]) -> _T:
+    def _raw_begin(self, write: bool) -> str | None:
+        """The statement that begins a `_raw` transaction (None: the driver begins one)."""
+        return None
+
+    @contextlib.contextmanager
+    def _raw(self, *, write: bool) -> Iterator[PoolProxiedConnection]:
+        """One transaction on the pool's DBAPI connection itself, for the hot path's `Prepared`
+        statements: what `_connection` and ``begin()`` do (the pool, its checks, the SQLite
+        writer's ``BEGIN IMMEDIATE``, commit or rollback) without SQLAlchemy's `Connection`,
+        which cost a web action about a tenth of its CPU. A driver error is raised as
+        SQLAlchemy's (`DBAPIError` and its kinds), so the retries treat both paths alike."""
+        engine = self._db()
+        dialect = engine.dialect
+        error = dialect.loaded_dbapi.Error
+        try:
+            pooled = engine.raw_connection()
+        except error as exc:
+            raise sa.exc.DBAPIError.instance(None, None, exc, error, dialect=dialect) from exc
+        try:
+            begin = self._raw_begin(write)
+            if begin is not None:
+                pooled.cursor().execute(begin)
+            yield pooled
+            pooled.commit()
+        except BaseException as exc:
+            with contextlib.suppress(Exception):
+                pooled.rollback()
+            if not isinstance(exc, error):
+                raise
+            lost = dialect.is_disconnect(exc, pooled.dbapi_connection, None)
+            if lost:
+                pooled.invalidate(exc)
+            raise sa.exc.DBAPIError.instance(
+                None, None, exc, error, connection_invalidated=lost, dialect=dialect
+            ) from exc
+        finally:
+            pooled.close()
+
+    def _read(self, work: Callable[[Any], _T], *, raw: bool = False) -> _T:
         """Run a read; a database that stays unavailable is one `StoreUnavailable` line, any
-        other failure one `StoreError` line."""
+        other failure one `StoreError` line. ``raw``: as for `_write_now`."""
         with self._lock:
             delay = self.backoff
             give_up = self._give_up_at()
             for attempt in range(self.retries + 1):
                 try:
-                    with self._connection(write=False) as conn, conn.begin():
-                        result = work(conn)
+                    if raw:
+                        with self._raw(write=False) as dbapi:
+                            result = work(dbapi)
+                    else:
+                        with self._connection(write=False) as conn, conn.begin():
+                            result = work(conn)
                     self._down_since = None
                     return result
                 except _DB_ERRORS as exc:
@@ -232,16 +284,18 @@ class SqlStore(Store):
                     delay *= 2
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _write_or_fail(self, work: Callable[[sa.Connection], _T], what: str = "write") -> _T:
+    def _write_or_fail(
+        self, work: Callable[[Any], _T], what: str = "write", *, raw: bool = False
+    ) -> _T:
         """A write with no journal behind it: unavailable storage is one `StoreUnavailable`."""
         try:
-            return self._write_now(work)
+            return self._write_now(work, raw=raw)
         except Unavailable as exc:
             raise StoreUnavailable(f"cannot {what} the game store {self.location}: {exc}") from None
 
     # --- ownership -----------------------------------------------------------------------------
 
-    def _check_owner(self, conn: sa.Connection, game_id: str, owner: str) -> bool:
+    def _check_owner(self, conn: Any, game_id: str, owner: str) -> bool:
         """Raise `GameBusy` if a live session other than ``owner`` holds the game; whether
         ``owner``'s own lease from this process beat in the last `LEASE_FRESH` seconds."""
         lease = self._hot(
@@ -267,16 +321,24 @@ class SqlStore(Store):
             )
         return False
 
-    def _take(self, conn: sa.Connection, game_id: str, owner: str) -> None:
+    def _take(self, conn: Any, game_id: str, owner: str) -> None:
         me = this_process(owner)
-        insert = self._insert(leases).values(
-            game_id=game_id, owner=owner, pid=me.pid, host=me.host, heartbeat=time.time()
+        take = self._hot("take", self._take_statement)
+        take.run(
+            conn, game_id=game_id, owner=owner, pid=me.pid, host=me.host, heartbeat=time.time()
         )
-        conn.execute(
-            insert.on_conflict_do_update(
-                index_elements=[leases.c.game_id],
-                set_={k: insert.excluded[k] for k in ("owner", "pid", "host", "heartbeat")},
-            )
+
+    def _take_statement(self) -> ClauseElement:
+        insert = self._insert(leases).values(
+            game_id=sa.bindparam("game_id"),
+            owner=sa.bindparam("owner"),
+            pid=sa.bindparam("pid"),
+            host=sa.bindparam("host"),
+            heartbeat=sa.bindparam("heartbeat"),
+        )
+        return insert.on_conflict_do_update(
+            index_elements=[leases.c.game_id],
+            set_={k: insert.excluded[k] for k in ("owner", "pid", "host", "heartbeat")},
         )
 
     def claim(self, game_id: str, *, owner: str) -> None:
@@ -332,7 +394,7 @@ class SqlStore(Store):
         text = dumps(data)
         now = utc_now()
 
-        def work(conn: sa.Connection) -> int:
+        def work(conn: Any) -> int:
             self._lock_game(conn, game_id)
             self._check_owner(conn, game_id, owner)
             if expected_version is not None and self._version(conn, game_id) != expected_version:
@@ -342,34 +404,52 @@ class SqlStore(Store):
             return version
 
         try:
-            return self._write_now(work)
+            return self._write_now(work, raw=True)  # (every statement a `Prepared` one)
         except Unavailable as exc:
             entry = {"op": "save", "game_id": game_id, "data": data, "meta": meta.to_json()}
             self._keep_elsewhere(entry, owner, now, str(exc))
             return None
 
-    def _upsert(
-        self, conn: sa.Connection, game_id: str, text: str, meta: GameMeta, now: datetime
-    ) -> int:
-        insert = self._insert(games_in_progress).values(
+    def _upsert(self, conn: Any, game_id: str, text: str, meta: GameMeta, now: datetime) -> int:
+        """A game's full save written (made or replaced), its steps deleted (superseded);
+        its new version. ``conn``: a `Connection` or a `_raw` one (`Prepared` statements)."""
+        upsert = self._hot("upsert", self._upsert_statement)
+        delete = self._hot(
+            "delete-steps",
+            lambda: sa.delete(game_moves).where(game_moves.c.game_id == sa.bindparam("game_id")),
+        )
+        at = bind_time(now, self._db().dialect)
+        version = upsert.run(
+            conn,
             game_id=game_id,
-            kind=meta.kind,
-            owner_hint=meta.owner_hint,
-            meta=dumps(meta.to_json()),
-            data=text,
-            created_at=now,
-            updated_at=now,
+            v_kind=meta.kind,
+            v_owner_hint=meta.owner_hint,
+            v_meta=dumps(meta.to_json()),
+            v_data=text,
+            v_created_at=at,
+            v_updated_at=at,
+        ).scalar()
+        if version is None:
+            raise StoreError(f"game {game_id} was not written")
+        delete.run(conn, game_id=game_id)
+        return int(version)
+
+    def _upsert_statement(self) -> ClauseElement:
+        insert = self._insert(games_in_progress).values(
+            game_id=sa.bindparam("game_id"),
+            kind=sa.bindparam("v_kind"),
+            owner_hint=sa.bindparam("v_owner_hint"),
+            meta=sa.bindparam("v_meta"),
+            data=sa.bindparam("v_data"),
+            created_at=sa.bindparam("v_created_at"),
+            updated_at=sa.bindparam("v_updated_at"),
             seq=self._next_seq(),
         )
         changed = ("kind", "owner_hint", "meta", "data", "updated_at", "seq")
-        version = conn.execute(
-            insert.on_conflict_do_update(
-                index_elements=[games_in_progress.c.game_id],
-                set_={k: insert.excluded[k] for k in changed},
-            ).returning(games_in_progress.c.seq)
-        ).scalar_one()
-        conn.execute(sa.delete(game_moves).where(game_moves.c.game_id == game_id))  # superseded
-        return int(version)
+        return insert.on_conflict_do_update(
+            index_elements=[games_in_progress.c.game_id],
+            set_={k: insert.excluded[k] for k in changed},
+        ).returning(games_in_progress.c.seq)
 
     def append_move(
         self,
@@ -399,7 +479,7 @@ class SqlStore(Store):
         update = self._hot(f"step-update-{checked}", lambda: self._step_update(checked))
         insert = self._hot("step-insert", self._step_insert)
 
-        def work(conn: sa.Connection) -> int | None:
+        def work(conn: Any) -> int | None:
             fresh = self._check_owner(conn, game_id, owner)
             version = update.run(conn, **values).scalar()  # (the row lock serializes writers)
             if version is None:
@@ -412,7 +492,7 @@ class SqlStore(Store):
             return int(version)
 
         try:
-            return self._write_now(work)
+            return self._write_now(work, raw=True)
         except Unavailable:
             return None  # the caller saves the whole game (journalled if need be)
 
@@ -446,7 +526,7 @@ class SqlStore(Store):
             game_id=sa.bindparam("game_id"), n=number, data=sa.bindparam("data")
         )
 
-    def _version(self, conn: sa.Connection, game_id: str) -> int | None:
+    def _version(self, conn: Any, game_id: str) -> int | None:
         query = self._hot(
             "version",
             lambda: sa.select(games_in_progress.c.seq).where(
@@ -457,7 +537,7 @@ class SqlStore(Store):
         return None if version is None else int(version)
 
     def game_version(self, game_id: str) -> int | None:
-        return self._read(lambda c: self._version(c, game_id))
+        return self._read(lambda c: self._version(c, game_id), raw=True)
 
     def claim_turn(self, game_id: str, version: int, *, owner: str, seconds: float) -> bool:
         """One row per game: taken over when it names another version, has lapsed, or is the
@@ -472,7 +552,9 @@ class SqlStore(Store):
             "c_until": now + float(seconds),
             "now": now,
         }
-        return self._write_or_fail(lambda c: statement.run(c, **values).first() is not None)
+        return self._write_or_fail(
+            lambda c: statement.run(c, **values).first() is not None, raw=True
+        )
 
     def _claim_statement(self) -> ClauseElement:
         insert = self._insert(turn_claims).values(

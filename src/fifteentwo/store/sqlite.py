@@ -186,6 +186,9 @@ class SQLiteStore(SqlStore):
             conn = conn.execution_options(sqlite_begin="BEGIN IMMEDIATE")
         return conn
 
+    def _raw_begin(self, write: bool) -> str | None:
+        return "BEGIN IMMEDIATE" if write else None
+
     def _transient(self, exc: BaseException) -> bool:
         cause = getattr(exc, "orig", None)
         if not isinstance(cause, sqlite3.OperationalError):

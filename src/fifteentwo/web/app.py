@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -21,6 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
+import orjson
 from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -120,7 +120,13 @@ class Connection:
             if self.websocket.application_state != WebSocketState.CONNECTED:
                 return
             with contextlib.suppress(Exception):
-                await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+                await self.websocket.send_text(encode(message))
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as compact JSON text (orjson: a state message is encoded several times
+    faster than by `json.dumps`; the same JSON)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode("utf-8")
 
 
 def error(code: str, message: str) -> dict[str, Any]:

@@ -40,11 +40,11 @@ from fifteentwo.actions import (
     GameOver,
     Muggins,
     Play,
+    Scored,
 )
 from fifteentwo.app.coach import Coach, action_label
 from fifteentwo.app.describe import Describer
 from fifteentwo.app.options import PlayOptions, check_level
-from fifteentwo.app.plain import peg_positions
 from fifteentwo.app.session import SaveConflict, SaveError, Session
 from fifteentwo.cards import Card
 from fifteentwo.errors import FifteenTwoError
@@ -125,6 +125,15 @@ class WebSession(Session):
         events = self.act(action)
         return events, time.perf_counter() - started - (self.save_seconds - saving)
 
+    def decision_first(self) -> bool:
+        """Store a person's decision before the computers think only when one of them is a
+        slow level (the expert searches for up to a second); the quick levels' reply is
+        stored with the decision in one transaction, which halves the store's work per
+        action. A process killed in that millisecond loses the decision as it would one
+        killed while reading the message: the page is answered by no state, reconnects and
+        shows the decision still to make."""
+        return not all(getattr(p, "quick", False) for p in self.players.values())
+
     def extra_json(self) -> dict[str, Any]:
         """The web settings, beside the save and in every step."""
         return {"web": dict(self.web)}
@@ -151,6 +160,10 @@ class WebGame:
     last_used: float = field(default_factory=time.monotonic)
     _coach: Coach | None = None
     _describers: dict[int, Describer] = field(default_factory=dict)
+    _counted: tuple[object, int, int] = (None, 0, 0)
+    """(the game object, its log length, its seat decisions) when `decision` last counted."""
+    _pegged: tuple[object, int, list[int], list[int], bool] = (None, 0, [], [], False)
+    """(the game object, its events read, fronts, backs, a game over since): `pegs`."""
 
     @property
     def token_hash(self) -> str:
@@ -165,7 +178,35 @@ class WebGame:
     @property
     def decision(self) -> int:
         """How many seat decisions were made so far: the id of the pending one."""
-        return sum(1 for actor, _ in self.session.game.log if actor != CHANCE)
+        game = self.session.game
+        log = game.log
+        known, length, count = self._counted
+        if known is not game or length > len(log):  # another game object (a reload, a take-back)
+            length = count = 0
+        count += sum(1 for i in range(length, len(log)) if log[i][0] != CHANCE)
+        self._counted = (game, len(log), count)
+        return count
+
+    def pegs(self) -> tuple[list[int], list[int]]:
+        """`peg_positions` of the game, read on from where the last call stopped (the log only
+        grows within one game object; a new one is read from the start)."""
+        game = self.session.game
+        events = game.events
+        known, seen, fronts, backs, over = self._pegged
+        if known is not game or seen > len(events):
+            sides = self.session.rules.sides
+            seen, fronts, backs, over = 0, [0] * sides, [0] * sides, False
+        fronts, backs = list(fronts), list(backs)
+        for event in events[seen:]:
+            if isinstance(event, GameOver):
+                over = True
+            elif isinstance(event, Scored):
+                if over:
+                    fronts, backs, over = [0] * len(fronts), [0] * len(fronts), False
+                backs[event.side] = fronts[event.side]
+                fronts[event.side] = event.score
+        self._pegged = (game, len(events), fronts, backs, over)
+        return list(fronts), list(backs)
 
     def describer(self, seat: int) -> Describer:
         """Words for events, from ``seat``'s point of view."""
@@ -199,7 +240,7 @@ class WebGame:
         s = self.session
         game = s.game
         describer = self.describer(seat)
-        fronts, backs = peg_positions(game.events, s.rules.sides)
+        fronts, backs = self.pegs()
         message: dict[str, Any] = {
             "type": "state",
             "game": self.game_id,
@@ -588,21 +629,21 @@ class GameHub:
         listener what happened. Raises `Refused` (and changes nothing) otherwise."""
         action = to_action(data)
         async with game.lock:
-            await self._fresh(game, change=True)
             session = game.session
-            self._check_turn(game, seat, decision)
-            if not session.game.is_legal(action):
-                if isinstance(action, Count):
-                    raise Refused("illegal", f"{action.points} is more than you hold: count again")
-                raise Refused(
-                    "illegal", f"{action_label(action, ascii_only=True)} is not legal now"
-                )
             remark = None
-            if game.coach_on:
-                obs = session.observation(seat)
-                remark = await self.compute(_remark, game.coach(), obs, action)
             try:  # the session saves after every step
-                events, thinking = await self.compute(session.timed_act, action)
+                done = None
+                if not game.coach_on:  # the usual move: one trip to a worker
+                    done = await self.compute(self._act_if_current, game, seat, decision, action)
+                if done is None:
+                    await self._fresh(game, change=True)
+                    session = game.session
+                    self._check_move(game, seat, decision, action)
+                    if game.coach_on:
+                        obs = session.observation(seat)
+                        remark = await self.compute(_remark, game.coach(), obs, action)
+                    done = await self.compute(session.timed_act, action)
+                events, thinking = done
             except SaveConflict:  # another process answered this decision first
                 await self._reload(game)
                 await self._broadcast(game, (), log=True)
@@ -620,6 +661,29 @@ class GameHub:
                 await self._note_finished(game)
             await self._broadcast(game, events, remark=remark, think_ms=think_ms)
             await self._announce(game)
+
+    def _act_if_current(
+        self, game: WebGame, seat: int, decision: int, action: Action
+    ) -> tuple[list[Event], float] | None:
+        """On a worker, under the game's lock: `_fresh`'s read of the stored version and, when
+        this process's copy is at it, the move checked and made (`WebSession.timed_act`), in
+        one trip instead of two. None: the copy is behind (the caller reloads it); a store
+        that cannot answer raises (the move is refused, nothing applied: issue 35)."""
+        session = game.session
+        if not session.is_over:
+            version = self.store.game_version(game.game_id)
+            if version != session.version:
+                return None
+        self._check_move(game, seat, decision, action)
+        return session.timed_act(action)
+
+    def _check_move(self, game: WebGame, seat: int, decision: int, action: Action) -> None:
+        """Refuse a move that does not answer the seat's pending decision or is not legal."""
+        self._check_turn(game, seat, decision)
+        if not game.session.game.is_legal(action):
+            if isinstance(action, Count):
+                raise Refused("illegal", f"{action.points} is more than you hold: count again")
+            raise Refused("illegal", f"{action_label(action, ascii_only=True)} is not legal now")
 
     def _check_turn(self, game: WebGame, seat: int, decision: int) -> None:
         if game.session.is_over:
