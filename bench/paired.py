@@ -18,7 +18,9 @@ B's, margin, game points) with a 95% interval over pairs.
 ``--compare discard`` (or ``play``) checks only decisions of that phase for a divergence: use it
 when the change touches only that phase (the check costs a second decision by the base). A
 decision outside it is assumed equal; ``--verify N`` replays the base in the first N games even
-when no decision differed, and fails if any such game came out otherwise.
+when no decision differed, and fails if any such game came out otherwise. ``--log FILE`` appends
+each game's result to FILE as it ends; ``--from-log FILE`` reports the complete pairs of such a
+file without playing (a long run stopped early still says what it played).
 
     PYTHONPATH=bench python bench/paired.py --candidate expert_variants:RefinedEndgame \\
         --base expert_variants:MoreGuesses --opponent expert-1 --games 2000 --compare discard
@@ -160,9 +162,9 @@ def report(results: list[Result], seconds: float) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--candidate", required=True)
-    parser.add_argument("--base", required=True)
-    parser.add_argument("--opponent", required=True)
+    parser.add_argument("--candidate")
+    parser.add_argument("--base")
+    parser.add_argument("--opponent")
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=21)
     parser.add_argument("--jobs", type=int, default=2)
@@ -192,6 +194,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         print(report(complete, 0.0))
         return 0
+    if not (args.candidate and args.base and args.opponent):
+        print("error: give --candidate, --base and --opponent (or --from-log)", file=sys.stderr)
+        return 2
     rules = find_rules(args.variant)
     if rules.sides != 2 or rules.partnerships:
         print("error: paired runs cover two-player games", file=sys.stderr)
