@@ -6,10 +6,14 @@ import random
 import sys
 from pathlib import Path
 
+from fifteentwo.game import Observation
+from fifteentwo.players import load_player, play_game
 from fifteentwo.players.pegging import PegSearch
+from fifteentwo.rules import find_rules
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import cfr_pegging as cfr
+import expert_variants
 
 FULL = [0] + [4] * 13
 
@@ -61,3 +65,20 @@ def test_pairs_the_remaining_cards_cannot_make_are_left_out() -> None:
     counts[5] = 1  # three fives gone
     deals = cfr.deals([((5, 6), 1.0)], [((5, 9), 1.0), ((7, 9), 3.0)], counts)
     assert [(d.ours, d.theirs, d.weight) for d in deals] == [((5, 6), (7, 9), 1.0)]
+
+
+def test_the_cfr_variant_solves_the_end_of_the_play_in_real_games() -> None:
+    solved: list[tuple[int, ...]] = []
+
+    class Counting(expert_variants.CFRPlay):
+        def solve(self, obs: Observation) -> tuple[cfr.Solver, list[int], list[float]] | None:
+            found = super().solve(obs)
+            if found is not None:
+                _, actions, shares = found
+                assert abs(sum(shares) - 1.0) < 1e-9 and len(shares) == len(actions)
+                solved.append(tuple(actions))
+            return found
+
+    game = play_game(find_rules("short"), [Counting(4), load_player("standard", 5)], 4)
+    assert game.is_over
+    assert solved  # the solver decided some plays, each among its hand's legal ranks
