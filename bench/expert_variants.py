@@ -17,7 +17,17 @@ so the figure can be reproduced; move what wins into `ExpertPlayer` and re-measu
 
 from __future__ import annotations
 
-from fifteentwo.players.expert import FrozenExpertPlayer
+import random
+from collections.abc import Sequence
+
+from cfr_pegging import Solver, deals
+from fifteentwo.cards import Card
+from fifteentwo.game import Observation
+from fifteentwo.players.expert import Choice, FrozenExpert2Player, FrozenExpertPlayer
+from fifteentwo.players.knowledge import PIPS, RANK_OF, played_by
+from fifteentwo.players.pegging import guess_hands
+from fifteentwo.players.pegtable import keep_likelihood
+from fifteentwo.players.position import near_end
 
 
 class NoWinDiscard(FrozenExpertPlayer):
@@ -135,3 +145,100 @@ class RefinedEndgame(MoreGuesses):
 
     name = "expert-refined-endgame"
     refined_endgame = True
+
+
+class CFRPlay(FrozenExpert2Player):
+    """The end of the play solved as the imperfect-information game it is (issue 33): from
+    ``cfr_out`` or fewer cards out (both hands together), away from the end of the game, the
+    rest of the play is solved by CFR+ (`cfr_pegging`) on rank-abstracted information sets,
+    the opponent's range the expert's own weighted guesses (their ``cfr_theirs`` likeliest rank
+    sets) and ours what they can infer of it (``cfr_ours`` weighted guesses from the cards they
+    cannot see, by the keep table, our real hand among them); we play the average strategy's
+    likeliest card. Elsewhere (and the opening lead, and near the end) the expert's search.
+    Built on expert-2 (the expert of 2026-11-26), so the figure replays."""
+
+    name = "expert-cfr"
+    cfr_out = 6
+    cfr_theirs = 12
+    cfr_ours = 8
+    cfr_iterations = 24
+
+    def _searched_options(self, obs: Observation, playable: list[Card]) -> list[Choice]:
+        rules = obs.rules
+        opp = 1 - obs.seat
+        out = len(obs.hand) + obs.hand_sizes[opp]
+        if (
+            out > self.cfr_out
+            or not obs.played
+            or rules.hand_size != 6
+            or not rules.second_series
+            or rules.optional_play_after_go
+            or near_end(rules, obs.scores, self.endgame_play)
+        ):
+            return super()._searched_options(obs, playable)
+        solved = self.solve(obs)
+        if solved is None:
+            return super()._searched_options(obs, playable)
+        solver, actions, shares = solved
+        values = dict(zip(actions, shares, strict=True))
+        return self._choices(
+            playable, values, f"{{:.0%}} of the equilibrium's plays ({len(solver.deals)} deals)"
+        )
+
+    def ranges(
+        self, obs: Observation
+    ) -> tuple[list[tuple[tuple[int, ...], float]], list[tuple[tuple[int, ...], float]], list[int]]:
+        """(our range as they see it, their range as we see it, cards left of each rank)."""
+        me, opp = obs.seat, 1 - obs.seat
+        starter = obs.starter
+        assert starter is not None
+        counts = [0] + [4] * 13
+        for _, c in obs.played:
+            counts[RANK_OF[c.index]] -= 1
+        counts[RANK_OF[starter.index]] -= 1
+        theirs = sorted(((g.ranks, g.weight) for g in self.guesses(obs)), key=lambda x: -x[1])
+        theirs = theirs[: self.cfr_theirs]
+        public = {c.index for _, c in obs.played} | {starter.index}
+        pool = [i for i in range(52) if i not in public]
+        mine = tuple(sorted(RANK_OF[c.index] for c in obs.hand))
+        we_deal = obs.dealer == obs.seat
+
+        def prior(kept: Sequence[int]) -> float:
+            return keep_likelihood([RANK_OF[c] for c in kept], we_deal)
+
+        rng = random.Random(self.decision_rng(obs).random())
+        guesses = guess_hands(
+            rng,
+            pool,
+            len(obs.hand),
+            known=[c.index for c in played_by(obs, me)],
+            draws=2 * self.cfr_ours,
+            prior=prior,
+        )
+        # We are to play, so (as they know) a card of ours comes in.
+        limit = 31 - obs.count
+        ours = sorted(
+            ((g.ranks, g.weight) for g in guesses if PIPS[min(g.ranks)] <= limit),
+            key=lambda x: -x[1],
+        )
+        ours = ours[: self.cfr_ours] or [(mine, 1.0)]
+        if all(h != mine for h, _ in ours):
+            ours = [*ours[:-1], (mine, sum(w for _, w in ours) / len(ours))]
+        del opp
+        return ours, theirs, counts
+
+    def solve(self, obs: Observation) -> tuple[Solver, list[int], list[float]] | None:
+        """The solver after its iterations, the root's ranks and their average shares."""
+        me, opp = obs.seat, 1 - obs.seat
+        ours, theirs, counts = self.ranges(obs)
+        dl = deals(ours, theirs, counts)
+        mine = tuple(sorted(RANK_OF[c.index] for c in obs.hand))
+        if not any(d.ours == mine for d in dl):
+            return None
+        pile = tuple(RANK_OF[c.index] for c in obs.pile)
+        passed = (1 if obs.passed[me] else 0) | (2 if obs.passed[opp] else 0)
+        solver = Solver(dl, pile, obs.count, passed)
+        solver.run(self.cfr_iterations)
+        limit = 31 - obs.count
+        actions = sorted({r for r in mine if PIPS[r] <= limit})
+        return solver, actions, solver.average((0, mine, ()), actions)

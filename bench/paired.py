@@ -18,7 +18,9 @@ B's, margin, game points) with a 95% interval over pairs.
 ``--compare discard`` (or ``play``) checks only decisions of that phase for a divergence: use it
 when the change touches only that phase (the check costs a second decision by the base). A
 decision outside it is assumed equal; ``--verify N`` replays the base in the first N games even
-when no decision differed, and fails if any such game came out otherwise.
+when no decision differed, and fails if any such game came out otherwise. ``--log FILE`` appends
+each game's result to FILE as it ends; ``--from-log FILE`` reports the complete pairs of such a
+file without playing (a long run stopped early still says what it played).
 
     PYTHONPATH=bench python bench/paired.py --candidate expert_variants:RefinedEndgame \\
         --base expert_variants:MoreGuesses --opponent expert-1 --games 2000 --compare discard
@@ -27,6 +29,7 @@ when no decision differed, and fails if any such game came out otherwise.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
@@ -159,16 +162,41 @@ def report(results: list[Result], seconds: float) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--candidate", required=True)
-    parser.add_argument("--base", required=True)
-    parser.add_argument("--opponent", required=True)
+    parser.add_argument("--candidate")
+    parser.add_argument("--base")
+    parser.add_argument("--opponent")
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=21)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--compare", choices=("all", "discard", "play"), default="all")
     parser.add_argument("--verify", type=int, default=0, metavar="N")
+    parser.add_argument(
+        "--log", metavar="FILE", help="append each game's result to FILE as it finishes"
+    )
+    parser.add_argument(
+        "--from-log", metavar="FILE", help="report the complete pairs in a --log FILE, play none"
+    )
     args = parser.parse_args(argv)
+    if args.from_log:
+        try:
+            with open(args.from_log, encoding="utf-8") as f:
+                logged = [_result_from_json(line) for line in f if line.strip()]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"error: cannot read {args.from_log}: {exc}", file=sys.stderr)
+            return 2
+        pairs: dict[int, int] = {}
+        for r in logged:
+            pairs[r.index // 2] = pairs.get(r.index // 2, 0) + 1
+        complete = [r for r in logged if pairs[r.index // 2] == 2]
+        if not complete:
+            print(f"error: no complete pair in {args.from_log}", file=sys.stderr)
+            return 2
+        print(report(complete, 0.0))
+        return 0
+    if not (args.candidate and args.base and args.opponent):
+        print("error: give --candidate, --base and --opponent (or --from-log)", file=sys.stderr)
+        return 2
     rules = find_rules(args.variant)
     if rules.sides != 2 or rules.partnerships:
         print("error: paired runs cover two-player games", file=sys.stderr)
@@ -188,17 +216,58 @@ def main(argv: Sequence[str] | None = None) -> int:
         for i in range(args.games - args.games % 2)
     ]
     start = time.perf_counter()
-    results = run(jobs, args.jobs)
+    results = run(jobs, args.jobs, log=args.log)
     print(report(results, time.perf_counter() - start))
     return 0
 
 
-def run(jobs: Sequence[Job], processes: int) -> list[Result]:
-    """Play the jobs, in this process when ``processes`` is 1."""
-    if processes == 1:
-        return [play(job) for job in jobs]
-    with Pool(processes) as pool:
-        return list(pool.imap_unordered(play, jobs, chunksize=4))
+def run(jobs: Sequence[Job], processes: int, *, log: str | None = None) -> list[Result]:
+    """Play the jobs, in this process when ``processes`` is 1; with ``log``, each result is
+    appended to that file as a JSON line as soon as its game ends (`--from-log` reports them),
+    so a long run stopped early still says what it played."""
+    out: list[Result] = []
+    sink = open(log, "a", encoding="utf-8") if log else None  # noqa: SIM115 - closed below
+    try:
+        if processes == 1:
+            done: Any = (play(job) for job in jobs)
+            out = _drain(done, sink)
+        else:
+            with Pool(processes) as pool:
+                out = _drain(pool.imap_unordered(play, jobs, chunksize=4), sink)
+    finally:
+        if sink is not None:
+            sink.close()
+    return out
+
+
+def _drain(results: Any, sink: Any) -> list[Result]:
+    out = []
+    for r in results:
+        out.append(r)
+        if sink is not None:
+            sink.write(json.dumps(_result_to_json(r)) + "\n")
+            sink.flush()
+    return out
+
+
+def _result_to_json(r: Result) -> dict[str, Any]:
+    return {
+        "index": r.index,
+        "diverged": r.diverged,
+        "candidate": list(r.candidate),
+        "base": list(r.base),
+    }
+
+
+def _result_from_json(line: str) -> Result:
+    d = json.loads(line)
+    c, b = d["candidate"], d["base"]
+    return Result(
+        int(d["index"]),
+        bool(d["diverged"]),
+        (int(c[0]), int(c[1]), int(c[2])),
+        (int(b[0]), int(b[1]), int(b[2])),
+    )
 
 
 if __name__ == "__main__":

@@ -43,3 +43,30 @@ def test_only_two_player_games(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["--candidate", "standard", "--base", "standard", "--opponent", "random"]
     assert paired.main([*args, "--variant", "three-player"]) == 2
     assert capsys.readouterr().err.startswith("error: ")
+
+
+def test_a_logged_run_reports_the_same_from_its_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "run.jsonl"
+    argv = ["--candidate", "greedy", "--base", "novice", "--opponent", "random", "--games", "6"]
+    assert paired.main([*argv, "--jobs", "1", "--seed", "7", "--log", str(log)]) == 0
+    played = capsys.readouterr().out.splitlines()
+    assert len(log.read_text(encoding="utf-8").splitlines()) == 6
+    assert paired.main(["--from-log", str(log)]) == 0
+    reported = capsys.readouterr().out.splitlines()
+    assert reported[1:] == played[1:]  # all but the timing line
+    # A run stopped in the middle of a pair: only complete pairs count.
+    lines = log.read_text(encoding="utf-8").splitlines()
+    log.write_text("\n".join(lines[:5]) + "\n", encoding="utf-8")
+    assert paired.main(["--from-log", str(log)]) == 0
+    assert capsys.readouterr().out.startswith("4 games")
+
+
+def test_a_bad_log_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "bad.jsonl"
+    log.write_text("not json\n", encoding="utf-8")
+    assert paired.main(["--from-log", str(log)]) == 2
+    assert capsys.readouterr().err.startswith("error: ")
+    assert paired.main(["--games", "2"]) == 2
+    assert capsys.readouterr().err.startswith("error: ")

@@ -37,7 +37,7 @@ from fifteentwo.players import (
     play_game,
 )
 from fifteentwo.players.discarding import crib_value, hand_mean, table_discards
-from fifteentwo.players.expert import FrozenExpertPlayer
+from fifteentwo.players.expert import FrozenExpert2Player, FrozenExpertPlayer
 from fifteentwo.players.knowledge import pips_floor, unseen_indices
 from fifteentwo.players.pegging import (
     Guess,
@@ -53,7 +53,7 @@ from fifteentwo.players.position import covered, equity, near_end
 from fifteentwo.players.simple import LEVELS
 from fifteentwo.rules import PRESETS, find_rules
 
-LEVEL_NAMES = ("novice", "standard", "expert", "expert-1")
+LEVEL_NAMES = ("novice", "standard", "expert", "expert-1", "expert-2")
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -617,20 +617,68 @@ def test_expert_1_plays_the_same_with_any_blas_kernel() -> None:
         assert done.stdout.strip() == FROZEN_DIGEST, kernel
 
 
-def test_expert_1_keeps_its_own_settings() -> None:
-    frozen = load_player("expert-1", 3)
-    assert isinstance(frozen, FrozenExpertPlayer) and frozen.name == "expert-1"
-    settings = ("beta", "draws", "proposals", "temperature", "peg_weight", "use_tables")
-    for setting in (
-        *settings,
-        "endgame_discard",
-        "endgame_play",
-        "lead_temperature",
-        "lead_share",
-        "reply_temperature",
-        "refined_endgame",
-    ):
-        assert setting in vars(FrozenExpertPlayer), setting  # written out, never inherited
+EXPERT_SETTINGS = (
+    "beta",
+    "draws",
+    "proposals",
+    "temperature",
+    "peg_weight",
+    "use_tables",
+    "endgame_discard",
+    "endgame_play",
+    "lead_temperature",
+    "lead_share",
+    "reply_temperature",
+    "refined_endgame",
+)
+"""Every setting of `ExpertPlayer`: a frozen expert writes each out (`vars` of its class)."""
+
+
+def test_the_frozen_experts_know_every_setting_of_the_expert() -> None:
+    # A setting added to the expert must be written out in the frozen ones too (or they would
+    # inherit it and move with the expert): the list above is the expert's own.
+    settings = {
+        k
+        for k, v in vars(ExpertPlayer).items()
+        if not k.startswith("_") and k != "name" and not callable(v)
+    }
+    assert settings == set(EXPERT_SETTINGS)
+
+
+@pytest.mark.parametrize(
+    ("level", "cls"), [("expert-1", FrozenExpertPlayer), ("expert-2", FrozenExpert2Player)]
+)
+def test_the_frozen_experts_keep_their_own_settings(level: str, cls: type[ExpertPlayer]) -> None:
+    frozen = load_player(level, 3)
+    assert type(frozen) is cls and frozen.name == level
+    for setting in EXPERT_SETTINGS:
+        assert setting in vars(cls), setting  # written out, never inherited
+
+
+# --- expert-2, the second frozen reference ---------------------------------------------------
+
+FROZEN_2_DIGEST = "68d8609887ba2953b974a2fbbcea4772fcc942071ffd0a87123c1bf43666688a"
+"""sha256 of the same three games (`_frozen_digest`) played by expert-2, taken on 2026-11-26
+when expert-2 was split off the expert (the expert's own games gave the same digest then, with
+OpenBLAS's Prescott and Haswell kernels alike)."""
+
+
+def test_expert_2_plays_exactly_as_it_did_when_frozen() -> None:
+    # The second yardstick: the expert of 2026-11-26 must keep every decision it made then.
+    assert _frozen_digest("expert-2") == FROZEN_2_DIGEST
+
+
+@pytest.mark.skipif(platform.machine() not in {"x86_64", "AMD64"}, reason="x86 BLAS kernels")
+def test_expert_2_plays_the_same_with_any_blas_kernel() -> None:
+    here = str(Path(__file__).parent)
+    code = f"import sys; sys.path.insert(0, {here!r}); import test_players_levels as t; "
+    code += "print(t._frozen_digest('expert-2'))"
+    for kernel in ("Prescott", "Haswell"):
+        env = {**os.environ, "OPENBLAS_CORETYPE": kernel}
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        assert done.stdout.strip() == FROZEN_2_DIGEST, kernel
 
 
 def test_the_retired_champion_level_plays_as_the_expert() -> None:

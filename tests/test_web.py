@@ -258,6 +258,10 @@ def test_http_api_validates_and_lists(client: TestClient) -> None:
     options = client.get("/api/options").json()
     assert {v["name"] for v in options["variants"]} >= {"standard", "short", "five-card"}
     assert "greedy" in options["levels"]
+    # Every level the menu offers can be started, the frozen experts' hyphenated names too.
+    assert {"expert-1", "expert-2"} <= set(options["levels"])
+    for level in ("expert-1", "expert-2"):
+        assert new_game(client, level=level, player="frozen-expert-key-02")["game"]
     assert client.post("/api/games", json={"variant": "pinochle"}).status_code == 400
     assert client.post("/api/games", json={"level": "grandmaster"}).status_code == 400
     as_json = {"content-type": "application/json"}

@@ -162,6 +162,7 @@ LEVEL_DESCRIPTIONS: Final[dict[str, str]] = {
     "standard": "a club player: sound discards, looks one card ahead",
     "expert": "exact discards, a searched play: the strongest",
     "expert-1": "the expert of 2026-11-25, kept unchanged as a yardstick",
+    "expert-2": "the expert of 2026-11-26, kept unchanged as a yardstick",
 }
 """One line per computer level, for the start screen (docs/players.md has the detail)."""
 

@@ -1,12 +1,13 @@
 """Computer players behind one small protocol, and the self-play driver.
 
 Levels, weakest first: ``random``, ``greedy``, ``novice``, ``standard``, ``expert``; and
-``expert-1``, the expert of 2026-11-25 kept unchanged as the yardstick (docs/players.md).
+``expert-1`` and ``expert-2``, the experts of 2026-11-25 and 2026-11-26 kept unchanged as
+yardsticks (docs/players.md).
 `load_player` takes a level name or ``package.module:Class``.
 """
 
 from fifteentwo.players.base import LEVELS, Hint, Player, load_player, play_game
-from fifteentwo.players.expert import ExpertPlayer, FrozenExpertPlayer
+from fifteentwo.players.expert import ExpertPlayer, FrozenExpert2Player, FrozenExpertPlayer
 from fifteentwo.players.novice import NovicePlayer
 from fifteentwo.players.simple import GreedyPlayer, RandomPlayer
 from fifteentwo.players.standard import StandardPlayer
@@ -15,11 +16,12 @@ LEVELS.update(
     novice=NovicePlayer,
     standard=StandardPlayer,
     expert=ExpertPlayer,
-    **{"expert-1": FrozenExpertPlayer},
+    **{"expert-1": FrozenExpertPlayer, "expert-2": FrozenExpert2Player},
 )
 
 __all__ = [
     "ExpertPlayer",
+    "FrozenExpert2Player",
     "FrozenExpertPlayer",
     "GreedyPlayer",
     "Hint",

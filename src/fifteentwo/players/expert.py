@@ -1,5 +1,5 @@
-"""The expert level (and ``expert-1``, its frozen reference): exact discards, searched pegging,
-and the score in mind.
+"""The expert level (and ``expert-1`` and ``expert-2``, its frozen references): exact discards,
+searched pegging, and the score in mind.
 
 Discards come from the analysis engine (`analyze_discard`): the hand over every starter and the
 crib over every starter and every throw of the modelled opponent (``sensible`` in two-player
@@ -51,7 +51,7 @@ from fifteentwo.players.pegtable import keep_likelihood, opening_leads, peg_valu
 from fifteentwo.players.position import ENDGAME, covered, equity_function, near_end
 from fifteentwo.scoring import hand_total, peg_points_ranks
 
-__all__ = ["ExpertPlayer", "FrozenExpertPlayer"]
+__all__ = ["ExpertPlayer", "FrozenExpert2Player", "FrozenExpertPlayer"]
 
 Choice = tuple[float, Card | None, str, str]
 """(value, card or None for go, why, unit): unit "points" or "win" (see `Hint`)."""
@@ -464,3 +464,27 @@ class FrozenExpertPlayer(ExpertPlayer):
     lead_share = 1.0
     reply_temperature = 0.0
     refined_endgame = False
+
+
+class FrozenExpert2Player(ExpertPlayer):
+    """``expert-2``: the expert as it stood on 2026-11-26 (the lead reading, soft replies, twice
+    expert-1's guesses and the refined endgame discard: +0.083 wins per pair over expert-1 in
+    20,000 games), kept unchanged as the second yardstick (docs/players.md, "expert-2").
+
+    Like `FrozenExpertPlayer`, every setting is written out rather than inherited, so tuning
+    `ExpertPlayer` leaves it alone, and a test pins its decisions in whole games on fixed seeds.
+    """
+
+    name = "expert-2"
+    beta = 0.37
+    draws = (128, 128, 128, 112, 96, 80, 64, 48, 48)
+    proposals = 800
+    temperature = 0.3
+    peg_weight = 1.0
+    use_tables = True
+    endgame_discard = 35
+    endgame_play = 35
+    lead_temperature = 0.15
+    lead_share = 0.5
+    reply_temperature = 0.5
+    refined_endgame = True

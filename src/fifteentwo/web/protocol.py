@@ -43,6 +43,10 @@ VARIANTS: Final = ("standard", "short", "five-card", "three-player", "four-playe
 """The variants a web game offers: two players to 121 or 61, five-card, three, four (partners)."""
 
 CardName = Annotated[str, StringConstraints(min_length=2, max_length=3, pattern=r"^[0-9A-Za-z]+$")]
+LevelName = Annotated[
+    str, StringConstraints(min_length=1, max_length=20, pattern=r"^[a-z][a-z0-9-]*$")
+]
+"""A computer level's name as the level menus offer it (``expert``, ``expert-1``, ...)."""
 Secret = Annotated[
     str, StringConstraints(min_length=8, max_length=128, pattern=r"^[A-Za-z0-9_-]+$")
 ]
@@ -201,9 +205,7 @@ class NewGameRequest(_Strict):
     """``POST /api/games``: the game to start."""
 
     variant: Literal["standard", "short", "five-card", "three-player", "four-player"] = "standard"
-    level: Annotated[str, StringConstraints(min_length=1, max_length=20, pattern=r"^[a-z]+$")] = (
-        "expert"
-    )
+    level: LevelName = "expert"
     manual_count: bool = False
     """Count your own hands, with muggins: points you miss go to your opponent."""
     coach: bool = False
@@ -217,9 +219,7 @@ class TableSeatSpec(_Strict):
     """One seat of a new table: a person (filled by link) or a computer of some level."""
 
     kind: Literal["person", "computer"]
-    level: (
-        Annotated[str, StringConstraints(min_length=1, max_length=20, pattern=r"^[a-z]+$")] | None
-    ) = None
+    level: LevelName | None = None
 
 
 class NewTableRequest(_Strict):
