@@ -47,7 +47,7 @@ from fifteentwo.errors import CardError, FifteenTwoError, IllegalActionError
 from fifteentwo.game import Observation
 from fifteentwo.rules import Rules
 
-__all__ = ["PlainGame", "peg_positions", "pegboard", "read_cards", "run_plain"]
+__all__ = ["PegTracker", "PlainGame", "peg_positions", "pegboard", "read_cards", "run_plain"]
 
 
 def resume_hint(game_id: str) -> str:
@@ -165,19 +165,34 @@ def _read_card(token: str, hand: Sequence[Card], ascii_only: bool) -> Card:
     )
 
 
+class PegTracker:
+    """Each side's front and back peg, read on from the events already read: the log of a game
+    only grows, so a server that answers every move need not read it again from the start."""
+
+    def __init__(self, sides: int) -> None:
+        self.sides = sides
+        self.seen = 0
+        self.fronts, self.backs = [0] * sides, [0] * sides
+        self._new_game = False
+
+    def read(self, events: Sequence[Event]) -> tuple[list[int], list[int]]:
+        """The pegs after ``events``, whose first `seen` are the ones read before."""
+        for event in events[self.seen :]:
+            if isinstance(event, GameOver):
+                self._new_game = True
+            elif isinstance(event, Scored):
+                if self._new_game:
+                    self.fronts, self.backs = [0] * self.sides, [0] * self.sides
+                    self._new_game = False
+                self.backs[event.side] = self.fronts[event.side]
+                self.fronts[event.side] = event.score
+        self.seen = len(events)
+        return list(self.fronts), list(self.backs)
+
+
 def peg_positions(events: Sequence[Event], sides: int) -> tuple[list[int], list[int]]:
     """Each side's front and back peg in the current game, from the engine's Scored events."""
-    fronts, backs = [0] * sides, [0] * sides
-    new_game = False
-    for event in events:
-        if isinstance(event, GameOver):
-            new_game = True
-        elif isinstance(event, Scored):
-            if new_game:
-                fronts, backs, new_game = [0] * sides, [0] * sides, False
-            backs[event.side] = fronts[event.side]
-            fronts[event.side] = event.score
-    return fronts, backs
+    return PegTracker(sides).read(events)
 
 
 def pegboard(target: int, names: Sequence[str], fronts: Sequence[int], backs: Sequence[int]) -> str:

@@ -40,11 +40,11 @@ from fifteentwo.actions import (
     GameOver,
     Muggins,
     Play,
-    Scored,
 )
 from fifteentwo.app.coach import Coach, action_label
 from fifteentwo.app.describe import Describer
 from fifteentwo.app.options import PlayOptions, check_level
+from fifteentwo.app.plain import PegTracker
 from fifteentwo.app.session import SaveConflict, SaveError, Session
 from fifteentwo.cards import Card
 from fifteentwo.errors import FifteenTwoError
@@ -162,8 +162,8 @@ class WebGame:
     _describers: dict[int, Describer] = field(default_factory=dict)
     _counted: tuple[object, int, int] = (None, 0, 0)
     """(the game object, its log length, its seat decisions) when `decision` last counted."""
-    _pegged: tuple[object, int, list[int], list[int], bool] = (None, 0, [], [], False)
-    """(the game object, its events read, fronts, backs, a game over since): `pegs`."""
+    _pegged: tuple[object, PegTracker | None] = (None, None)
+    """(the game object, the pegs read from its events so far): `pegs`."""
 
     @property
     def token_hash(self) -> str:
@@ -191,22 +191,11 @@ class WebGame:
         """`peg_positions` of the game, read on from where the last call stopped (the log only
         grows within one game object; a new one is read from the start)."""
         game = self.session.game
-        events = game.events
-        known, seen, fronts, backs, over = self._pegged
-        if known is not game or seen > len(events):
-            sides = self.session.rules.sides
-            seen, fronts, backs, over = 0, [0] * sides, [0] * sides, False
-        fronts, backs = list(fronts), list(backs)
-        for event in events[seen:]:
-            if isinstance(event, GameOver):
-                over = True
-            elif isinstance(event, Scored):
-                if over:
-                    fronts, backs, over = [0] * len(fronts), [0] * len(fronts), False
-                backs[event.side] = fronts[event.side]
-                fronts[event.side] = event.score
-        self._pegged = (game, len(events), fronts, backs, over)
-        return list(fronts), list(backs)
+        known, tracker = self._pegged
+        if known is not game or tracker is None or tracker.seen > len(game.events):
+            tracker = PegTracker(self.session.rules.sides)
+            self._pegged = (game, tracker)
+        return tracker.read(game.events)
 
     def describer(self, seat: int) -> Describer:
         """Words for events, from ``seat``'s point of view."""
