@@ -13,6 +13,7 @@ Needs the ``postgres`` extra (psycopg 3).
 from __future__ import annotations
 
 import re
+import time
 from typing import Any, Final
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -31,6 +32,8 @@ __all__ = ["SCHEMA_VERSION", "PostgresStore", "redact", "split_schema"]
 DEFAULT_SCHEMA: Final = "fifteentwo"
 DOWN_WAIT: Final = 0.3
 """Seconds a store call waits while the database is known to be down (issue 35)."""
+IDLE_PING: Final = 2.0
+"""A pooled connection idle longer than this many seconds is pinged before it is used."""
 _NAME: Final = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 
@@ -110,8 +113,8 @@ class PostgresStore(SqlStore):
             pool_size=max(1, pool_size),
             max_overflow=0,
             pool_timeout=min(connect_timeout, deadline),
-            pool_pre_ping=True,  # a connection the server dropped is replaced, not used
         )
+        self._ping_when_idle(engine)
         super().__init__(engine, retries=retries, backoff=backoff)
         # issue 35: every call answers within `deadline` (retries included), and within
         # `DOWN_WAIT` while the database is known to be down (a move makes a few calls)
@@ -126,6 +129,33 @@ class PostgresStore(SqlStore):
         except BaseException:
             self.close()
             raise
+
+    def _ping_when_idle(self, engine: sa.Engine) -> None:
+        """Ping a pooled connection before use only when it sat idle longer than `IDLE_PING`
+        seconds, or was already in the pool when a lost connection was seen (the server may
+        have restarted): a busy server no longer makes a round trip before every transaction
+        (``pool_pre_ping`` did). A connection that fails the ping is replaced, not used; one
+        that went bad between pings fails its statement and the store's retry takes a new one
+        (`SqlStore._raw` marks the whole pool suspect then)."""
+        dialect = engine.dialect
+
+        @sa.event.listens_for(engine, "checkin")
+        def _checked_in(dbapi_connection: Any, record: Any) -> None:
+            record.info["idle_since"] = time.monotonic()
+
+        @sa.event.listens_for(engine, "checkout")
+        def _checked_out(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+            since = record.info.pop("idle_since", None)
+            if since is None:  # a new connection
+                return
+            if time.monotonic() - since <= IDLE_PING and since > self._lost_at:
+                return
+            try:
+                alive = dialect.do_ping(dbapi_connection)
+            except Exception as exc:
+                raise sa.exc.DisconnectionError(short(exc)) from exc
+            if not alive:
+                raise sa.exc.DisconnectionError("the connection did not answer")
 
     def _create_schema(self, conn: sa.Connection) -> None:
         conn.exec_driver_sql("SET LOCAL statement_timeout = 0")  # another creator may be slow

@@ -91,6 +91,9 @@ class SqlStore(Store):
     location: str
     aside_place: str
     """Where set-aside rows are kept, for messages (``table set_aside of PATH``)."""
+    _lost_at: float = float("-inf")
+    """When `_raw` last saw a lost connection (`time.monotonic`): PostgreSQL pings the
+    connections pooled before it (`PostgresStore._ping_when_idle`)."""
 
     def __init__(self, engine: sa.Engine | None, *, retries: int, backoff: float) -> None:
         self._engine: sa.Engine | None = engine
@@ -250,6 +253,7 @@ class SqlStore(Store):
                 raise
             lost = dialect.is_disconnect(exc, pooled.dbapi_connection, None)
             if lost:
+                self._lost_at = time.monotonic()  # the others in the pool may be gone too
                 pooled.invalidate(exc)
             raise sa.exc.DBAPIError.instance(
                 None, None, exc, error, connection_invalidated=lost, dialect=dialect
