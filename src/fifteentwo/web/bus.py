@@ -27,6 +27,9 @@ from typing import Any, Final
 __all__ = ["CHANNEL", "Bus", "LocalBus", "RedisBus", "TalkHandler", "open_bus"]
 
 CHANNEL: Final = "fifteentwo:tables"
+GAME_CHANNEL: Final = "fifteentwo:game:"
+"""A game against the computer's channel is this and its id: only processes with a page of the
+game connected subscribe to it (`Bus.watch_game`)."""
 PREFIX_ENV: Final = "FIFTEENTWO_REDIS_PREFIX"
 _log = logging.getLogger("fifteentwo.web")
 
@@ -60,6 +63,12 @@ class Bus:
         """Tell the other processes that this game against the computer changed (-1: it left
         the store, finished or abandoned)."""
 
+    def watch_game(self, game_id: str) -> None:
+        """Hear this game's announcements from now on (a page of it is connected here)."""
+
+    def unwatch_game(self, game_id: str) -> None:
+        """Stop hearing this game's announcements (its last page here left)."""
+
     async def close(self) -> None:
         """Stop listening and close connections."""
 
@@ -85,6 +94,14 @@ class RedisBus(Bus):
         self.prefix = os.environ.get(PREFIX_ENV) or "fifteentwo"
         self.talk_channel = f"{self.prefix}:talk"
         self._task: asyncio.Task[None] | None = None
+        self._watched: set[str] = set()
+        """The games whose pages are connected here (wanted on the game channels)."""
+        self._subscribed: set[str] = set()
+        """The games subscribed on the current connection (`_pubsub`)."""
+        self._pubsub: Any = None
+        self._wake: asyncio.Event | None = None
+        self._syncer: asyncio.Task[None] | None = None
+        self._on_game: Handler | None = None
 
     async def check(self) -> None:
         """Fail now, in one line, if Redis cannot be reached."""
@@ -93,7 +110,50 @@ class RedisBus(Bus):
     async def start(
         self, handler: Handler, talk: TalkHandler | None = None, on_game: Handler | None = None
     ) -> None:
+        self._on_game = on_game
+        self._wake = asyncio.Event()
         self._task = asyncio.create_task(self._listen(handler, talk, on_game))
+        self._syncer = asyncio.create_task(self._sync())
+
+    def watch_game(self, game_id: str) -> None:
+        self._watched.add(game_id)
+        if self._wake is not None:
+            self._wake.set()
+
+    def unwatch_game(self, game_id: str) -> None:
+        self._watched.discard(game_id)
+        if self._wake is not None:
+            self._wake.set()
+
+    async def _sync(self) -> None:
+        """Bring the game channels subscribed in line with the games watched, a batch at a
+        time; a game newly subscribed is checked once against the store (``on_game`` with
+        version -2), for a move announced before the subscription took."""
+        assert self._wake is not None
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            pubsub = self._pubsub
+            if pubsub is None:  # (re)connecting: `_listen` subscribes every watched game
+                continue
+            add = self._watched - self._subscribed
+            drop = self._subscribed - self._watched
+            try:
+                if drop:
+                    self._subscribed -= drop
+                    await pubsub.unsubscribe(*(GAME_CHANNEL + g for g in drop))
+                if add:
+                    self._subscribed |= add
+                    await pubsub.subscribe(*(GAME_CHANNEL + g for g in add))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # `_listen` reconnects and subscribes them all again
+                _log.warning("game bus: could not subscribe: %s", exc)
+                continue
+            if self._on_game is not None:
+                for game_id in add:
+                    with contextlib.suppress(Exception):
+                        await self._on_game(game_id, -2)
 
     async def _listen(
         self, handler: Handler, talk: TalkHandler | None, on_game: Handler | None
@@ -101,8 +161,15 @@ class RedisBus(Bus):
         delay = 0.2
         while True:
             try:
+                self._pubsub = None
                 pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(CHANNEL, self.talk_channel)
+                games = set(self._watched)
+                await pubsub.subscribe(
+                    CHANNEL, self.talk_channel, *(GAME_CHANNEL + g for g in games)
+                )
+                self._subscribed, self._pubsub = games, pubsub
+                if self._wake is not None:
+                    self._wake.set()  # games watched or left meanwhile
                 delay = 0.2
                 async for message in pubsub.listen():
                     try:
@@ -142,13 +209,15 @@ class RedisBus(Bus):
 
     async def publish_game(self, game_id: str, version: int) -> None:
         body = {"game": game_id, "version": version, "from": self.me}
-        await asyncio.wait_for(self._redis.publish(CHANNEL, json.dumps(body)), PUBLISH_WAIT)
+        publish = self._redis.publish(GAME_CHANNEL + game_id, json.dumps(body))
+        await asyncio.wait_for(publish, PUBLISH_WAIT)
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        for task in (self._syncer, self._task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         with contextlib.suppress(Exception):
             await self._redis.aclose()
 

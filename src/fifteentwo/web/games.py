@@ -605,6 +605,8 @@ class GameHub:
     async def join(self, game: WebGame, listener: Listener) -> dict[str, Any]:
         """Add a listener; returns the full state (with the log) for it."""
         async with game.lock:
+            if not game.listeners:  # hear other processes' moves while a page is here
+                self.bus.watch_game(game.game_id)
             game.listeners.add(listener)
             return game.state(listener.seat, log=True)
 
@@ -612,6 +614,9 @@ class GameHub:
         """Forget a closed connection."""
         game.listeners.discard(listener)
         game.last_used = time.monotonic()
+        current = self.games.get(game.game_id, game)
+        if not game.listeners and not current.listeners:
+            self.bus.unwatch_game(game.game_id)
 
     async def act(self, game: WebGame, seat: int, decision: int, data: Any) -> None:
         """Apply a seat's action if it answers the pending decision and is legal; tell every
