@@ -1,0 +1,75 @@
+"""The Redis bus between server processes (issue 32): a game against the computer is announced
+on a channel of its own, heard only by processes that watch it (a page of it is connected
+there), from the moment they watch it until its last page leaves; tables still reach every
+process. Needs the project's Redis server (skipped without it unless FIFTEENTWO_REQUIRE_REDIS).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+import pytest
+
+pytest.importorskip("redis")
+
+from fifteentwo.web.bus import RedisBus
+from test_web_processes import REDIS_URL, need_redis
+
+
+async def _heard(
+    got: list[tuple[str, str, int]], want: int, wait: float = 2.0
+) -> list[tuple[str, str, int]]:
+    """``got`` once it holds ``want`` messages (or after ``wait`` seconds)."""
+    for _ in range(int(wait / 0.02)):
+        if len(got) >= want:
+            break
+        await asyncio.sleep(0.02)
+    return got
+
+
+async def _bus_pair() -> None:
+    got: list[tuple[str, str, int]] = []
+
+    async def on_table(table_id: str, version: int) -> None:
+        got.append(("table", table_id, version))
+
+    async def on_game(game_id: str, version: int) -> None:
+        got.append(("game", game_id, version))
+
+    async def nothing(table_id: str, version: int) -> None:
+        return None
+
+    tag = secrets.token_hex(4)
+    watched, other = f"g-{tag}-watched", f"g-{tag}-other"
+    listener, sender = RedisBus(REDIS_URL), RedisBus(REDIS_URL)
+    try:
+        await listener.start(on_table, None, on_game)
+        await sender.start(nothing, None, nothing)
+        await asyncio.sleep(0.3)  # both connected
+        listener.watch_game(watched)
+        # a newly watched game is checked once (-2: read it from the store)
+        assert await _heard(got, 1) == [("game", watched, -2)]
+        got.clear()
+        await sender.publish_game(other, 5)  # nobody watches it here
+        await sender.publish_game(watched, 7)
+        await sender.publish(f"t-{tag}", 3)  # tables reach every process
+        heard = await _heard(got, 2)
+        await asyncio.sleep(0.2)  # time for a stray announcement of `other` to arrive
+        assert sorted(heard) == [("game", watched, 7), ("table", f"t-{tag}", 3)]
+        got.clear()
+        listener.unwatch_game(watched)
+        await asyncio.sleep(0.3)
+        await sender.publish_game(watched, 8)
+        await sender.publish(f"t-{tag}", 4)
+        heard = await _heard(got, 1)
+        await asyncio.sleep(0.2)
+        assert heard == [("table", f"t-{tag}", 4)]
+    finally:
+        await listener.close()
+        await sender.close()
+
+
+def test_a_game_is_heard_only_where_it_is_watched() -> None:
+    need_redis()
+    asyncio.run(_bus_pair())
