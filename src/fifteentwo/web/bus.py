@@ -5,8 +5,9 @@ game against the computer's) id and new version on a Redis pub/sub channel and c
 those other processes published, so players of one table, or the pages of one game, may be
 connected to different processes. Tables share one channel; each game against the computer has
 a channel of its own (`GAME_CHANNEL` and its id), which a process subscribes to only while a
-page of that game is connected to it (`Bus.watch_game`). Only ids and versions cross the bus; every process reads the
-table or game itself from the shared store, so a lost message costs a refresh, never a move.
+page of that game is connected to it (`Bus.watch_game`). Only ids and versions cross the bus;
+every process reads the table or game itself from the shared store, so a lost message costs a
+refresh, never a move.
 Table talk (`web.talk`) crosses it too, on a channel of its own: a talk line is already stored
 with its table when it is published, so a lost one shows at a reload.
 
