@@ -65,10 +65,7 @@ test: $(STAMP) lint typecheck pytest
 # reach into the server's process, against two processes on PostgreSQL and Redis behind an
 # nginx of their own (make test runs a subset), and the rolling restarts.
 .PHONY: test-web-cluster
-test-web-cluster: $(STAMP)
-	test -x /usr/sbin/nginx || { \
-		if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y nginx; \
-		else sudo apt-get update && sudo apt-get install -y nginx; fi; }
+test-web-cluster: $(STAMP) nginx
 	FIFTEENTWO_CLUSTER_ALL=1 FIFTEENTWO_REQUIRE_POSTGRES=1 FIFTEENTWO_REQUIRE_REDIS=1 \
 		$(BIN)/pytest -p no:xdist -p no:cacheprovider -q tests/test_web_cluster.py tests/test_web_rolling.py
 
@@ -79,8 +76,21 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
-pytest: $(STAMP)
-	FIFTEENTWO_REQUIRE_POSTGRES=1 FIFTEENTWO_REQUIRE_REDIS=1 $(BIN)/pytest -n auto --dist worksteal src tests
+# nginx: the load balancer of the multi-process web tests, installed with apt-get when missing.
+.PHONY: nginx
+nginx:
+	test -x /usr/sbin/nginx || { \
+		if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y nginx; \
+		else sudo apt-get update && sudo apt-get install -y nginx; fi; }
+
+pytest: $(STAMP) nginx
+	FIFTEENTWO_REQUIRE_POSTGRES=1 FIFTEENTWO_REQUIRE_REDIS=1 \
+		$(BIN)/pytest -n auto --dist worksteal -m 'not walk' src tests
+
+# The terminal game's longer key walks (tests/test_tui_keys.py; one of them runs in make test).
+.PHONY: test-walks
+test-walks: $(STAMP)
+	$(BIN)/pytest -n auto --dist worksteal -p no:cacheprovider -m walk tests/test_tui_keys.py
 
 bench: $(STAMP)
 	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

@@ -297,10 +297,13 @@ async def walk_games(pilot: Pilot[int], app: CribbageApp, *, games: int = 2) -> 
 CASES = [
     # (players, counting by hand, muggins, size, games: the second after "Another game? y")
     pytest.param(2, True, False, SIZES[0], 2, id="manual-80x24"),
-    pytest.param(2, True, True, SIZES[1], 2, id="manual-muggins-120x40"),
-    pytest.param(2, False, True, SIZES[2], 1, id="auto-muggins-200x60"),
-    pytest.param(2, False, False, SIZES[1], 1, id="auto-120x40"),
-    pytest.param(3, True, True, SIZES[2], 1, id="three-manual-muggins-200x60"),
+    # The other walks take a minute each: `make test-walks` runs them (.ci/run calls it).
+    pytest.param(2, True, True, SIZES[1], 2, id="manual-muggins-120x40", marks=pytest.mark.walk),
+    pytest.param(2, False, True, SIZES[2], 1, id="auto-muggins-200x60", marks=pytest.mark.walk),
+    pytest.param(2, False, False, SIZES[1], 1, id="auto-120x40", marks=pytest.mark.walk),
+    pytest.param(
+        3, True, True, SIZES[2], 1, id="three-manual-muggins-200x60", marks=pytest.mark.walk
+    ),
 ]
 
 
