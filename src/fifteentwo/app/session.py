@@ -133,6 +133,10 @@ class Session:
     """How much of that game's log the store holds."""
     _log_at_full: int = field(init=False, default=0, repr=False, compare=False)
     _stored_sets: dict[str, Any] = field(init=False, default_factory=dict, repr=False)
+    _decisions_seen: tuple[object, int, int] = field(
+        init=False, default=(None, 0, 0), repr=False, compare=False
+    )
+    """(the game object, its log length, its seat decisions) when `_decisions` last counted."""
     """The RNG and take-back states the store holds (as `step_json` sets them): a step sets
     only those that changed (an RNG state is 3 KB of text, and most moves draw nothing)."""
     _packs: dict[int, tuple[Any, str]] = field(
@@ -279,8 +283,19 @@ class Session:
         states = {str(seat): self._pack(p.rng) for seat, p in self.players.items()}
         if not self._undo_states or self._undo_states[-1] != states:
             self._undo_states.append(states)
-        decisions = sum(1 for actor, _ in self.game.log if actor != CHANCE)
-        return decisions, len(self._undo_states) - 1, self.game.game_number
+        return self._decisions(), len(self._undo_states) - 1, self.game.game_number
+
+    def _decisions(self) -> int:
+        """How many seat decisions the game's log holds, read on from the last count (the log
+        only grows within one game object): a move late in a game costs what an early one
+        does."""
+        game, log = self.game, self.game.log
+        known, length, count = self._decisions_seen
+        if known is not game or length > len(log):
+            length = count = 0
+        count += sum(1 for i in range(length, len(log)) if log[i][0] != CHANCE)
+        self._decisions_seen = (game, len(log), count)
+        return count
 
     def cannot_undo(self) -> str | None:
         """Why `undo` is not possible now (one sentence), or None when it is."""

@@ -115,6 +115,12 @@ def register(subparsers: Any) -> None:
         "balancers that poll /readyz (0: close at once; nginx retries another process)",
     )
     parser.add_argument(
+        "--ws-compression",
+        action="store_true",
+        help="compress WebSocket messages (permessage-deflate): about a quarter of the bytes "
+        "for about 0.6 ms more CPU per move (off)",
+    )
+    parser.add_argument(
         "--log-level",
         choices=["debug", "info", "warning", "error"],
         default="info",
@@ -177,6 +183,9 @@ def run(args: argparse.Namespace) -> int:
         # (web/security.py); uvicorn's own rewriting would believe any local peer.
         proxy_headers=False,
         ws_max_size=65536,
+        # per-message deflate costs about 0.6 ms of CPU per action (a third of the server's
+        # work at 1,000 games, bench/bench_web.py): off unless asked for (docs/web.md)
+        ws_per_message_deflate=args.ws_compression,
         ws_ping_interval=20,
         ws_ping_timeout=20,
         timeout_graceful_shutdown=args.shutdown_timeout,
