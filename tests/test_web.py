@@ -356,11 +356,19 @@ def test_no_undo_when_counting_with_muggins(client: TestClient) -> None:
 
 
 class SleepyPlayer(GreedyPlayer):
-    """A computer that takes its time over every decision."""
+    """A computer that takes its time over every decision (and says so: not quick)."""
+
+    quick = False
 
     def choose(self, obs: Any) -> Any:
         time.sleep(0.6)
         return super().choose(obs)
+
+
+class LyingPlayer(SleepyPlayer):
+    """A computer that says it answers at once and takes its time."""
+
+    quick = True
 
 
 def test_a_slow_computer_never_stalls_the_server(
@@ -383,6 +391,33 @@ def test_a_slow_computer_never_stalls_the_server(
     assert moved["type"] == "state" and slow_state["type"] == "state"
     assert slow_state["think_ms"] >= 500
     assert fast_reply < slow_reply and fast_reply < 0.5, (fast_reply, slow_reply)
+
+
+def test_a_computer_slower_than_it_says_holds_up_others_only_briefly(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Quick levels' moves share one thread (web/games.py, `GameHub.compute_move`): one that
+    is held up sends the other games' moves to the pool, and its game goes there for good."""
+    monkeypatch.setitem(LEVELS, "lying", LyingPlayer)
+    slow = new_game(client, level="lying")
+    fast = new_game(client)
+    with client.websocket_connect("/ws") as ws_slow, client.websocket_connect("/ws") as ws_fast:
+        state = hello(ws_slow, slow)
+        other = hello(ws_fast, fast)
+        for _ in range(2):
+            started = time.monotonic()
+            ws_slow.send_text(
+                json.dumps({"type": "act", "decision": state["decision"], "action": choose(state)})
+            )
+            time.sleep(0.15)  # (the lying computer is thinking on the quick thread, or the pool)
+            other = act(ws_fast, other, choose(other))
+            fast_reply = time.monotonic() - started
+            state = ws_slow.receive_json()
+            slow_reply = time.monotonic() - started
+            assert other["type"] == "state" and state["type"] == "state"
+            assert fast_reply < slow_reply and fast_reply < 0.5, (fast_reply, slow_reply)
+            while not state["waiting"]:  # (a state without a decision: the next one follows)
+                state = ws_slow.receive_json()
 
 
 def test_floods_are_slowed_and_the_page_is_locked_down(client: TestClient) -> None:

@@ -1163,9 +1163,35 @@ def check_id(game_id: str) -> None:
         raise StoreError(f"not a game id: {game_id!r}"[:200])
 
 
+def _json_dumps(data: object) -> str:
+    return json.dumps(data, separators=(",", ":"), allow_nan=False)
+
+
+def _orjson_dumps(data: object) -> str:
+    """orjson, where it is installed (the web extra): a third of `json.dumps`'s CPU for a
+    step. orjson writes a float that is not a number as null, which `json.dumps` refuses,
+    and refuses integers of more than 64 bits (seeds may be): text with a null, and what
+    orjson refuses, is made by `json.dumps` (the same text, or its error)."""
+    try:
+        text: bytes = orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:
+        return _json_dumps(data)
+    if b"null" in text:
+        return _json_dumps(data)
+    return text.decode("utf-8")
+
+
+try:
+    import orjson
+except ImportError:  # pragma: no cover - the core install, without the web extra
+    _dumps = _json_dumps
+else:
+    _dumps = _orjson_dumps
+
+
 def dumps(data: object) -> str:
     try:
-        text = json.dumps(data, separators=(",", ":"), allow_nan=False)
+        text = _dumps(data)
     except (TypeError, ValueError) as exc:
         raise StoreError(f"the game cannot be stored as JSON: {exc}") from None
     if "\x00" in text:  # JSON escapes NUL, so this never happens; PostgreSQL TEXT refuses it

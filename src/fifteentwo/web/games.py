@@ -68,6 +68,8 @@ _T = TypeVar("_T")
 CLAIM_SECONDS: Final = 15.0
 """How long a process's claim to compute a computer turn stands (renewed by finishing it); a
 claim of a process that died lapses after this, and another process takes the turn."""
+QUICK_MOVE: Final = 0.05
+"""A move on the quick thread that takes longer than this (seconds) marks its game slow."""
 CLAIM_POLL: Final = 0.1
 """How often a process waiting for another's computer turn looks at the store."""
 
@@ -158,6 +160,8 @@ class WebGame:
     listeners: set[Listener] = field(default_factory=set)
     finished: list[int] = field(default_factory=list)
     last_used: float = field(default_factory=time.monotonic)
+    slow: bool = False
+    """Whether a move of this game took long on the quick thread (its moves go to the pool)."""
     _coach: Coach | None = None
     _describers: dict[int, Describer] = field(default_factory=dict)
     _counted: tuple[object, int, int] = (None, 0, 0)
@@ -289,6 +293,12 @@ class GameHub:
     ) -> None:
         self._store_pool = ThreadPoolExecutor(1, thread_name_prefix="fifteentwo-store")
         self._compute = ThreadPoolExecutor(workers, thread_name_prefix="fifteentwo-bots")
+        self._quick = ThreadPoolExecutor(1, thread_name_prefix="fifteentwo-quick")
+        """Moves of games whose computers all answer at once: one thread, so they never
+        queue on each other's store writes and the interpreter lock as four threads would
+        (a fifth less CPU per action at 1,000 games); the slow levels keep the pool."""
+        self._quick_since: float | None = None
+        """When the quick thread's current move began (None: it is idle)."""
         self._open_store = open_store
         self._store: Store | None = None
         self.owner = new_owner()
@@ -405,6 +415,7 @@ class GameHub:
             await self._in_store_thread(store.close)
         self._store = None
         self._compute.shutdown(wait=False, cancel_futures=True)
+        self._quick.shutdown(wait=False, cancel_futures=True)
         self._store_pool.shutdown(wait=True)
 
     @property
@@ -424,6 +435,27 @@ class GameHub:
     async def compute(self, fn: Callable[..., _T], *args: Any) -> _T:
         """Run engine or bot work on the pool, off the event loop."""
         return await asyncio.get_running_loop().run_in_executor(self._compute, partial(fn, *args))
+
+    async def compute_move(self, game: WebGame, fn: Callable[..., _T], *args: Any) -> _T:
+        """`compute` for a move of ``game``: on the quick thread when its computers answer at
+        once, else on the pool. A move that took longer than `QUICK_MOVE` there sends its game
+        to the pool for good, and while the quick thread is held up past it, moves go to the
+        pool too: a computer slower than its level says delays others once, never for long."""
+        loop = asyncio.get_running_loop()
+        held = self._quick_since is not None and time.monotonic() - self._quick_since > QUICK_MOVE
+        if game.slow or held or game.session.decision_first():
+            return await loop.run_in_executor(self._compute, partial(fn, *args))
+
+        def timed() -> _T:
+            self._quick_since = started = time.monotonic()
+            try:
+                return fn(*args)
+            finally:
+                self._quick_since = None
+                if time.monotonic() - started > QUICK_MOVE:
+                    game.slow = True
+
+        return await loop.run_in_executor(self._quick, timed)
 
     # --- games -------------------------------------------------------------------------------
 
@@ -631,7 +663,9 @@ class GameHub:
             try:  # the session saves after every step
                 done = None
                 if not game.coach_on:  # the usual move: one trip to a worker
-                    done = await self.compute(self._act_if_current, game, seat, decision, action)
+                    done = await self.compute_move(
+                        game, self._act_if_current, game, seat, decision, action
+                    )
                 if done is None:
                     await self._fresh(game, change=True)
                     session = game.session
@@ -667,10 +701,7 @@ class GameHub:
         one trip instead of two. None: the copy is behind (the caller reloads it); a store
         that cannot answer raises (the move is refused, nothing applied: issue 35)."""
         session = game.session
-        if not session.is_over and not isinstance(self.bus, LocalBus):
-            # (a process alone, without the bus, is the only writer of its games: its copy is
-            # current, and the write is still made only onto its version, so the read is
-            # skipped: a tenth of an action's store work)
+        if not session.is_over:
             version = self.store.game_version(game.game_id)
             if version != session.version:
                 return None
