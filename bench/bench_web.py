@@ -98,13 +98,17 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+SERVER_OPTIONS: list[str] = []
+"""Options every server process is started with (``--ws-compression``)."""
+
+
 def start_server(
     db: Path, port: int, workers: int, *extra: str, url: str | None = None
 ) -> subprocess.Popen[bytes]:
     env = {**os.environ, "FIFTEENTWO_DATA_DIR": str(db.parent)}
     cmd = [
         sys.executable, "-m", "fifteentwo", "serve", "--port", str(port), "--db", url or str(db),
-        "--workers", str(workers), *extra,
+        "--workers", str(workers), *SERVER_OPTIONS, *extra,
     ]  # fmt: skip
     log = (db.parent / f"{db.stem}-{port}.log").open("wb")  # a file: a full pipe would block it
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=log)
@@ -285,7 +289,14 @@ def main() -> int:
     parser.add_argument(
         "--table-setups", default="1,2", help="server processes for the tables (1: SQLite, 2: PG)"
     )
+    parser.add_argument(
+        "--ws-compression",
+        action="store_true",
+        help="start the servers with --ws-compression (permessage-deflate; off by default)",
+    )
     args = parser.parse_args()
+    if args.ws_compression:
+        SERVER_OPTIONS.append("--ws-compression")
     raise_file_limit()
     # The clients are the measuring instrument: their own collector's pauses (100 ms and more
     # with hundreds of connections' states) are not the server's latency.

@@ -117,8 +117,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--ws-compression",
         action="store_true",
-        help="compress WebSocket messages (permessage-deflate): about a quarter of the bytes "
-        "for about 0.6 ms more CPU per move (off)",
+        help="compress WebSocket messages (permessage-deflate): fewer bytes for about 7%% "
+        "more CPU per move and 0.05 MB more memory per connection (off)",
     )
     parser.add_argument(
         "--log-level",
@@ -183,8 +183,9 @@ def run(args: argparse.Namespace) -> int:
         # (web/security.py); uvicorn's own rewriting would believe any local peer.
         proxy_headers=False,
         ws_max_size=65536,
-        # per-message deflate costs about 0.6 ms of CPU per action (a third of the server's
-        # work at 1,000 games, bench/bench_web.py): off unless asked for (docs/web.md)
+        # per-message deflate: about 7% more CPU per action and 0.05 MB more memory per
+        # connection at 1,000 games (bench/bench_web.py): off unless asked for (docs/web.md),
+        # as Socket.IO and Node's ws leave it
         ws_per_message_deflate=args.ws_compression,
         ws_ping_interval=20,
         ws_ping_timeout=20,
