@@ -110,19 +110,23 @@ def test_pegboard_121_has_two_rows_per_side_and_marks_pegs() -> None:
     assert holes[70 - 61] == "o" and holes[75 - 61] == "*" and len(holes) == 60
 
 
-def test_peg_positions_follow_scored_events_and_restart_each_game() -> None:
+def played_match() -> Session:
+    """A three-game match of the short game between two greedy computers, played out."""
     options = PlayOptions(variant="short", players=("greedy", "greedy"), seed=3, match_games=3)
     session = SessionFactory(options)(options.preset_rules())
     session.run()
+    return session
+
+
+def test_peg_positions_follow_scored_events_and_restart_each_game() -> None:
+    session = played_match()
     fronts, _ = peg_positions(session.game.events, 2)
     assert max(fronts) <= 61 and min(fronts) < 61  # the last game's pegs, not the match's
 
 
 def test_game_pegs_read_on_and_start_again_for_another_game_or_a_shorter_log() -> None:
-    options = PlayOptions(variant="short", players=("greedy", "greedy"), seed=3, match_games=3)
-    session = SessionFactory(options)(options.preset_rules())
-    session.run()
-    game, events = session.game, list(session.game.events)
+    game = played_match().game
+    events = list(game.events)
     pegs = GamePegs()
     for length in [*range(0, len(events) + 1, 7), len(events), 5, len(events)]:
         game.events = events[:length]  # the same object, its log grown (or shrunk: read again)
