@@ -23,12 +23,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.exceptions import InvalidStatus
-from websockets.sync.client import connect
+from websockets.sync.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from web_helpers import choose
@@ -86,6 +87,15 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def ws_url(self) -> str:
+        return self.url.replace("http", "ws") + "/ws"
+
+    def ws(self, origin: str | None = None, *, bot: bool = False, **kw: Any) -> ClientConnection:
+        """A WebSocket from the page's origin, from another ``origin``, or (``bot``) from none."""
+        sent = None if bot else origin or self.url
+        return connect(self.ws_url, origin=sent, open_timeout=5, **kw)
+
     def client(self, source: str | None = None, **kw: Any) -> httpx.Client:
         transport = httpx.HTTPTransport(local_address=source) if source else None
         headers = kw.pop("headers", {"origin": self.url})
@@ -123,13 +133,57 @@ def copied(srv: Server, sid: str) -> httpx.Client:
     return srv.client(cookies={"ft_session": sid})
 
 
+def whose(srv: Server, sid: str) -> Any:
+    """The account a copied session cookie signs in as (None: it gives nothing)."""
+    return me(copied(srv, sid))
+
+
+def fresh(prefix: str, nbytes: int = 3) -> str:
+    """A name of its own (every step's accounts share one server's store)."""
+    return prefix + secrets.token_hex(nbytes)
+
+
+def login(c: httpx.Client, name: str, password: str = PASSWORD) -> httpx.Response:
+    return c.post("/api/login", json={"username": name, "password": password})
+
+
+def players(srv: Server, *prefixes: str) -> list[tuple[httpx.Client, str]]:
+    """A registered account per prefix, each on a client of its own."""
+    out = []
+    for prefix in prefixes:
+        c, name = srv.client(), fresh(prefix)
+        register(c, name)
+        out.append((c, name))
+    return out
+
+
+def new_table(c: httpx.Client, **settings: Any) -> Any:
+    """A short game's table for two people, made by ``c`` (the answer: table id, token)."""
+    seats = [{"kind": "person"}, {"kind": "person"}]
+    return c.post("/api/tables", json={"variant": "short", **settings, "seats": seats}).json()
+
+
+def sit_and_leave(c: httpx.Client, table: str) -> None:
+    """``c`` takes the free seat and never plays (an away person)."""
+    c.post(f"/api/tables/{table}/sit", json={"seat": None, "name": ""})
+
+
+def join(table: str, token: str) -> str:
+    return json.dumps({"type": "join", "table": table, "token": token})
+
+
+def first_reply(srv: Server, message: str) -> str:
+    """The server's first answer to ``message`` on a new WebSocket from the page."""
+    with srv.ws() as ws:
+        ws.send(message)
+        return str(ws.recv(timeout=5))
+
+
 def forged_requests(srv: Server) -> None:
     evil = "https://evil.example"
     bodies = {
         "/api/login": json.dumps({"username": "mallory", "password": PASSWORD}),
-        "/api/register": json.dumps(
-            {"username": "forged" + secrets.token_hex(3), "password": PASSWORD}
-        ),
+        "/api/register": json.dumps({"username": fresh("forged"), "password": PASSWORD}),
         "/api/tables": json.dumps(
             {"variant": "short", "seats": [{"kind": "person"}, {"kind": "computer"}]}
         ),
@@ -166,11 +220,11 @@ def forged_requests(srv: Server) -> None:
             victim.get("/api/me")  # an anonymous session, as a visiting browser has
             sid = session_cookie(victim)
             r = victim.post(path, content=body, headers=headers)
-            after = me(copied(srv, sid))
+            after = whose(srv, sid)
             ok = r.status_code in (403, 415) and r.json().get("type") == "error" and after is None
             check(ok, f"cross-site POST {path}: {label}", f"{r.status_code} {r.json().get('code')}")
     logged = srv.client()
-    register(logged, "victim" + secrets.token_hex(3))
+    register(logged, fresh("victim"))
     r = logged.post(
         "/api/logout", content="{}", headers={"origin": evil, "content-type": "application/json"}
     )
@@ -182,23 +236,15 @@ def forged_requests(srv: Server) -> None:
 
 
 def websockets_(srv: Server) -> None:
-    ann = srv.client()
-    register(ann, "wsann" + secrets.token_hex(3))
+    ((ann, _),) = players(srv, "wsann")
     sid = session_cookie(ann)
-    made = ann.post(
-        "/api/tables", json={"variant": "short", "seats": [{"kind": "person"}, {"kind": "person"}]}
-    ).json()
-    join = json.dumps({"type": "join", "table": made["table"], "token": made["token"]})
-    ws_url = srv.url.replace("http", "ws") + "/ws"
+    made = new_table(ann)
+    joining = join(made["table"], made["token"])
+    cookie = {"cookie": f"ft_session={sid}"}
     for origin in ("https://evil.example", "null", srv.url + ".evil.example"):
         try:
-            with connect(
-                ws_url,
-                origin=origin,
-                additional_headers={"cookie": f"ft_session={sid}"},
-                open_timeout=5,
-            ) as ws:
-                ws.send(join)
+            with srv.ws(origin, additional_headers=cookie) as ws:
+                ws.send(joining)
                 got = ws.recv(timeout=5)
             check(False, f"WebSocket with Origin {origin}", f"served: {got[:80]!r}")
         except InvalidStatus as exc:
@@ -207,61 +253,56 @@ def websockets_(srv: Server) -> None:
                 f"WebSocket with Origin {origin} refused",
                 str(exc.response.status_code),
             )
-    with connect(ws_url, additional_headers={"cookie": f"ft_session={sid}"}, open_timeout=5) as ws:
+    with srv.ws(bot=True, additional_headers=cookie) as ws:
         ws.send(json.dumps({"type": "state"}))
         first = json.loads(ws.recv(timeout=5))
-        ws.send(join)
+        ws.send(joining)
         joined = json.loads(ws.recv(timeout=5))
     check(
         first.get("code") == "not_joined" and joined.get("type") == "state",
         "WebSocket without Origin (bot): served, the cookie gives nothing, the token joins",
         f"{first.get('code')}, {joined.get('type')}",
     )
-    with connect(ws_url, origin=srv.url, open_timeout=5) as ws:
-        ws.send(json.dumps({"type": "ping"}))
-        check(
-            json.loads(ws.recv(timeout=5)).get("type") == "pong", "WebSocket from the page's origin"
-        )
+    pong = json.loads(first_reply(srv, json.dumps({"type": "ping"})))
+    check(pong.get("type") == "pong", "WebSocket from the page's origin")
 
 
 def sessions(srv: Server) -> None:
-    name = "sess" + secrets.token_hex(3)
-    a = srv.client()
-    register(a, name)
+    ((a, name),) = players(srv, "sess")
     sid = session_cookie(a)
-    check(me(copied(srv, sid)) == name, "a copied cookie works while the session lives")
+    check(whose(srv, sid) == name, "a copied cookie works while the session lives")
     a.post("/api/logout", json={})
-    check(me(copied(srv, sid)) is None, "copied cookie after logout")
+    check(whose(srv, sid) is None, "copied cookie after logout")
     devices = [srv.client() for _ in range(3)]
     sids = []
     for d in devices:
-        d.post("/api/login", json={"username": name, "password": PASSWORD})
+        login(d, name)
         sids.append(session_cookie(d))
     devices[0].post("/api/logout/everywhere", json={})
-    check(all(me(copied(srv, s)) is None for s in sids), "copied cookies after sign out everywhere")
+    check(all(whose(srv, s) is None for s in sids), "copied cookies after sign out everywhere")
     d1, d2 = srv.client(), srv.client()
     for d in (d1, d2):
-        d.post("/api/login", json={"username": name, "password": PASSWORD})
+        login(d, name)
     old1, old2 = session_cookie(d1), session_cookie(d2)
     r = d1.post("/api/password", json={"current": PASSWORD, "new": PASSWORD + " two"})
     check(
         r.status_code == 200
-        and me(copied(srv, old2)) is None
-        and me(copied(srv, old1)) is None
+        and whose(srv, old2) is None
+        and whose(srv, old1) is None
         and me(d1) == name,
         "copied cookies after a password change (this device renewed)",
         str(r.status_code),
     )
-    r = d1.post("/api/login", json={"username": name, "password": PASSWORD})
+    r = login(d1, name)
     check(r.status_code == 401, "old password after a change", str(r.status_code))
     forged = copied(srv, "A" * 43)
     check(me(forged) is None, "a made-up session id")
     fixed = srv.client()
     fixed.get("/api/me")
     planted = session_cookie(fixed)
-    fixed.post("/api/login", json={"username": name, "password": PASSWORD + " two"})
+    login(fixed, name, PASSWORD + " two")
     check(
-        session_cookie(fixed) != planted and me(copied(srv, planted)) is None,
+        session_cookie(fixed) != planted and whose(srv, planted) is None,
         "session fixation: a planted id is replaced at login",
     )
 
@@ -308,14 +349,12 @@ def lifetimes(work: Path) -> None:
     # 0.00005 days = 4.3 s idle; 0.00012 days = 10.4 s absolute
     short = Server(work, "--session-idle-days", "0.00005", "--session-max-days", "0.00012")
     try:
-        c = short.client()
-        name = "life" + secrets.token_hex(3)
-        register(c, name)
+        ((c, name),) = players(short, "life")
         sid = session_cookie(c)
         alive = []
         start = time.monotonic()
         while time.monotonic() - start < 7.5:  # used every second: the idle time never passes
-            alive.append(me(copied(short, sid)) == name)
+            alive.append(whose(short, sid) == name)
             time.sleep(1.0)
         check(
             all(alive),
@@ -323,36 +362,20 @@ def lifetimes(work: Path) -> None:
             f"{alive.count(True)}/{len(alive)} alive",
         )
         time.sleep(max(0.0, 11.0 - (time.monotonic() - start)))
-        check(me(copied(short, sid)) is None, "absolute lifetime (10.4 s) ends a busy session")
+        check(whose(short, sid) is None, "absolute lifetime (10.4 s) ends a busy session")
         c2 = short.client()
-        c2.post("/api/login", json={"username": name, "password": PASSWORD})
+        login(c2, name)
         sid2 = session_cookie(c2)
         time.sleep(5.0)
-        check(me(copied(short, sid2)) is None, "idle lifetime (4.3 s) ends an unused session")
+        check(whose(short, sid2) is None, "idle lifetime (4.3 s) ends an unused session")
     finally:
         short.stop()
 
 
 def answers(srv: Server) -> None:
     c = srv.client()
-    made = c.post(
-        "/api/tables", json={"variant": "short", "seats": [{"kind": "person"}, {"kind": "person"}]}
-    ).json()
-    ws_url = srv.url.replace("http", "ws") + "/ws"
-    got = []
-    for table, token in (
-        (made["table"], "wrong-token-123456"),
-        ("nosuchtable1", made["token"]),
-        ("nosuchtable1", "wrong-token-123456"),
-    ):
-        with connect(ws_url, origin=srv.url, open_timeout=5) as ws:
-            ws.send(json.dumps({"type": "join", "table": table, "token": token}))
-            got.append(ws.recv(timeout=5))
-    check(
-        len(set(got)) == 1 and '"error"' in got[0],
-        "wrong table token vs unknown table (WS join)",
-        got[0][:90],
-    )
+    made = new_table(c)
+    alike(srv, "join", "table", (made["table"], made["token"]), "nosuchtable1")
     r1 = c.post(f"/api/tables/{made['table']}/sit", json={"seat": 0, "name": "x"})
     r2 = c.post("/api/tables/nosuchtable1/sit", json={"seat": 0, "name": "x"})
     check(
@@ -361,18 +384,20 @@ def answers(srv: Server) -> None:
         f"{r1.status_code} {r1.json().get('code')} / {r2.status_code}",
     )
     game = c.post("/api/games", json={"variant": "short"}).json()
-    got = []
-    for gid, token in (
-        (game["game"], "wrong-token-123456"),
-        ("nosuchgame12", game["token"]),
-        ("nosuchgame12", "wrong-token-123456"),
-    ):
-        with connect(ws_url, origin=srv.url, open_timeout=5) as ws:
-            ws.send(json.dumps({"type": "hello", "game": gid, "token": token}))
-            got.append(ws.recv(timeout=5))
+    alike(srv, "hello", "game", (game["game"], game["token"]), "nosuchgame12")
+
+
+def alike(srv: Server, kind: str, key: str, real: tuple[str, str], unknown: str) -> None:
+    """A wrong token for a real id (``real``: id and token) and any token for an ``unknown``
+    id get the same answer to a ``kind`` message naming a ``key`` (table or game)."""
+    wrong = "wrong-token-123456"
+    got = [
+        first_reply(srv, json.dumps({"type": kind, key: ident, "token": token}))
+        for ident, token in ((real[0], wrong), (unknown, real[1]), (unknown, wrong))
+    ]
     check(
         len(set(got)) == 1 and '"error"' in got[0],
-        "wrong game token vs unknown game (WS hello)",
+        f"wrong {key} token vs unknown {key} (WS {kind})",
         got[0][:90],
     )
 
@@ -491,18 +516,15 @@ def limits(proxied: Server) -> None:
     lb = proxied.client(source="127.0.0.2")
     tag = secrets.randbelow(250) + 1
 
-    def codes(path: str, n: int, xff: str, body: Any, cl: httpx.Client = lb) -> list[int]:
+    def codes(path: str, n: int, xff: str, body: Any) -> list[int]:
         return [
-            cl.post(
-                path, json=body() if callable(body) else body, headers={"x-forwarded-for": xff}
-            ).status_code
+            forwarded(lb, path, xff, body() if callable(body) else body).status_code
             for _ in range(n)
         ]
 
-    login = {"username": "nobody" + secrets.token_hex(3), "password": "guess guess"}
-    a = codes("/api/login", 11, f"203.0.113.{tag}", login)
-    login2 = {"username": "nobody" + secrets.token_hex(3), "password": "guess guess"}
-    b = codes("/api/login", 1, f"203.0.114.{tag}", login2)
+    guess = guessing()
+    a = codes("/api/login", 11, f"203.0.113.{tag}", guess)
+    b = codes("/api/login", 1, f"203.0.114.{tag}", guessing())
     check(
         a[:10] == [401] * 10 and a[10] == 429 and b == [401],
         "login limit per client behind a trusted proxy (10/min), others unaffected",
@@ -512,17 +534,12 @@ def limits(proxied: Server) -> None:
         "/api/login",
         11,
         f"203.0.115.{tag}",
-        lambda: {"username": login["username"], "password": "x" * 9},
+        lambda: {"username": guess["username"], "password": "x" * 9},
     )
     check(c[0] == 429, "login limit per username across client addresses", str(c[:2]))
     direct = proxied.client(source="127.0.0.1")
     spoof = [
-        direct.post(
-            "/api/login",
-            json={"username": "nobody" + secrets.token_hex(3), "password": "guess guess"},
-            headers={"x-forwarded-for": f"198.18.{i}.1"},
-        ).status_code
-        for i in range(11)
+        forwarded(direct, "/api/login", f"198.18.{i}.1", guessing()).status_code for i in range(11)
     ]
     check(
         spoof[:10] == [401] * 10 and spoof[10] == 429,
@@ -540,7 +557,7 @@ def limits(proxied: Server) -> None:
         "/api/register",
         4,
         f"203.0.117.{tag}",
-        lambda: {"username": "new" + secrets.token_hex(4), "password": PASSWORD},
+        lambda: {"username": fresh("new", 4), "password": PASSWORD},
     )
     check(reg == [201, 201, 201, 429], "accounts per address per hour (3)", str(reg))
     probe = codes(
@@ -551,19 +568,13 @@ def limits(proxied: Server) -> None:
         "registration attempts per client (10/min), taken-name probes included",
         str(probe[-2:]),
     )
-    r = lb.post(
-        "/api/register",
-        json={"username": "mallory", "password": PASSWORD},
-        headers={"x-forwarded-for": f"203.0.119.{tag}"},
+    r = forwarded(
+        lb, "/api/register", f"203.0.119.{tag}", {"username": "mallory", "password": PASSWORD}
     )
     check("taken" not in r.text, "registration of a name in use", r.json().get("message", ""))
-    names = [("nobody" + secrets.token_hex(3), PASSWORD), ("mallory", "wrong password here")]
+    names = [(fresh("nobody"), PASSWORD), ("mallory", "wrong password here")]
     got = [
-        lb.post(
-            "/api/login",
-            json={"username": u, "password": p},
-            headers={"x-forwarded-for": f"203.0.120.{tag + i}"},
-        )
+        forwarded(lb, "/api/login", f"203.0.120.{tag + i}", {"username": u, "password": p})
         for i, (u, p) in enumerate(names)
     ]
     check(
@@ -571,6 +582,16 @@ def limits(proxied: Server) -> None:
         "login: unknown user and wrong password answer alike",
         got[0].text,
     )
+
+
+def forwarded(cl: httpx.Client, path: str, xff: str, body: Any) -> httpx.Response:
+    """A POST of ``body`` that says it was forwarded for client address ``xff``."""
+    return cl.post(path, json=body, headers={"x-forwarded-for": xff})
+
+
+def guessing() -> dict[str, str]:
+    """A login guess for a name nobody has."""
+    return {"username": fresh("nobody"), "password": "guess guess"}
 
 
 def passwords(srv: Server) -> None:
@@ -588,22 +609,19 @@ def passwords(srv: Server) -> None:
         "sunshine",
         "  password  ",
     ):
-        r = c.post("/api/register", json={"username": "pw" + secrets.token_hex(3), "password": pw})
+        r = c.post("/api/register", json={"username": fresh("pw"), "password": pw})
         refused.append(r.status_code == 400)
     check(all(refused), "the most common passwords are refused", f"{sum(refused)}/{len(refused)}")
     long = ("the quick brown fox jumps over the lazy dog while the cribbage board waits " * 3)[:200]
-    name = "long" + secrets.token_hex(3)
+    name = fresh("long")
     r = c.post("/api/register", json={"username": name, "password": long})
-    d = srv.client()
-    r2 = d.post("/api/login", json={"username": name, "password": long})
+    r2 = login(srv.client(), name, long)
     check(
         r.status_code == 201 and r2.status_code == 200,
         "a 200-character passphrase",
         f"{r.status_code} {r2.status_code}",
     )
-    r = c.post(
-        "/api/register", json={"username": "huge" + secrets.token_hex(3), "password": "ü" * 600}
-    )
+    r = c.post("/api/register", json={"username": fresh("huge"), "password": "ü" * 600})
     check(
         r.status_code == 400,
         "a 600-character password is refused with the rule",
@@ -612,11 +630,16 @@ def passwords(srv: Server) -> None:
 
 
 def play_table(c: httpx.Client, srv: Server, table: str, token: str) -> dict[str, Any]:
-    ws_url = srv.url.replace("http", "ws") + "/ws"
-    with connect(ws_url, origin=srv.url, open_timeout=5, max_size=2**20) as ws:
-        ws.send(json.dumps({"type": "join", "table": table, "token": token}))
-        state = json.loads(ws.recv(timeout=30))
-        for _ in range(5000):
+    return play_out(srv, join(table, token), 5000)
+
+
+def play_out(srv: Server, hello: str, turns: int) -> dict[str, Any]:
+    """Play a game or a table to its end (or ``turns`` messages) with the tests' policy, from
+    the page: ``hello`` is the join or hello message; the last state."""
+    with srv.ws(max_size=2**20) as ws:
+        ws.send(hello)
+        state: dict[str, Any] = json.loads(ws.recv(timeout=30))
+        for _ in range(turns):
             if state.get("over"):
                 break
             if state.get("waiting"):
@@ -632,25 +655,15 @@ def play_table(c: httpx.Client, srv: Server, table: str, token: str) -> dict[str
 
 
 def ratings(srv: Server) -> None:
-    ann, bob = srv.client(), srv.client()
-    an, bn = "rann" + secrets.token_hex(3), "rbob" + secrets.token_hex(3)
-    register(ann, an)
-    register(bob, bn)
-    made = ann.post(
-        "/api/tables",
-        json={
-            "variant": "short",
-            "away_seconds": 1,
-            "seats": [{"kind": "person"}, {"kind": "person"}],
-        },
-    ).json()
+    (ann, an), (bob, _bn) = players(srv, "rann", "rbob")
+    made = new_table(ann, away_seconds=1)
     info = ann.get(f"/api/tables/{made['table']}").json()
     check(
         info.get("ratable") and "forfeit" in (info.get("rating_rule") or ""),
         "the rating rule is shown at the table before the game starts",
         (info.get("rating_rule") or "")[:70],
     )
-    bob.post(f"/api/tables/{made['table']}/sit", json={"seat": None, "name": ""})  # ... and leaves
+    sit_and_leave(bob, made["table"])
     state = play_table(ann, srv, made["table"], made["token"])
     deadline = time.monotonic() + 30
     while (
@@ -687,24 +700,13 @@ def ratings(srv: Server) -> None:
 
 
 def devices(srv: Server) -> None:
-    name = "dev" + secrets.token_hex(3)
-    one = srv.client()
-    register(one, name)
+    ((one, name),) = players(srv, "dev")
     game = one.post("/api/games", json={"variant": "short", "level": "greedy"}).json()
-    ws_url = srv.url.replace("http", "ws") + "/ws"
-    with connect(ws_url, origin=srv.url, open_timeout=5, max_size=2**20) as ws:
-        ws.send(json.dumps({"type": "hello", "game": game["game"], "token": game["token"]}))
-        state = json.loads(ws.recv(timeout=30))
-        for _ in range(3000):
-            if state.get("over"):
-                break
-            ws.send(
-                json.dumps({"type": "act", "decision": state["decision"], "action": choose(state)})
-            )
-            state = json.loads(ws.recv(timeout=30))
+    hello = json.dumps({"type": "hello", "game": game["game"], "token": game["token"]})
+    state = play_out(srv, hello, 3000)
     row = state["finished"][0] if state.get("finished") else None
     two = srv.client()  # another device: its own cookie jar
-    two.post("/api/login", json={"username": name, "password": PASSWORD})
+    login(two, name)
     hist = two.get("/api/history").json()
     mine = two.get("/api/me/history").json()
     rows = [g.get("row", g.get("id")) for g in hist.get("games", [])]
@@ -725,26 +727,15 @@ def devices(srv: Server) -> None:
         str(stranger.status_code),
     )
     # a table game: review from each player's other device
-    ann, bob = srv.client(), srv.client()
-    an, bn = "tann" + secrets.token_hex(3), "tbob" + secrets.token_hex(3)
-    register(ann, an)
-    register(bob, bn)
-    made = ann.post(
-        "/api/tables",
-        json={
-            "variant": "short",
-            "away_seconds": 1,
-            "rated": False,
-            "seats": [{"kind": "person"}, {"kind": "person"}],
-        },
-    ).json()
-    bob.post(f"/api/tables/{made['table']}/sit", json={"seat": None, "name": ""})
+    (ann, an), (bob, bn) = players(srv, "tann", "tbob")
+    made = new_table(ann, away_seconds=1, rated=False)
+    sit_and_leave(bob, made["table"])
     play_table(ann, srv, made["table"], made["token"])
     time.sleep(1.0)
     ok = []
     for pw_name in (an, bn):
         other = srv.client()
-        other.post("/api/login", json={"username": pw_name, "password": PASSWORD})
+        login(other, pw_name)
         games = other.get("/api/me/history").json().get("games", [])
         if not games:
             ok.append("no games")
@@ -771,31 +762,18 @@ def main() -> None:
     ]
     srv = Server(work, *roomy)
     proxied = Server(work, "--trusted-proxy", "127.0.0.2")
+    alone = (forged_requests, websockets_, sessions, answers, routes, headers_, passwords)
+    steps: list[tuple[Callable[..., None], tuple[Server, ...]]] = [
+        *((step, (srv,)) for step in (*alone, ratings, devices)),
+        (cookie_flags, (srv, proxied)),  # (the steps' order is the check's order of old)
+        (limits, (proxied,)),
+    ]
     try:
-        for step in (
-            forged_requests,
-            websockets_,
-            sessions,
-            answers,
-            routes,
-            headers_,
-            passwords,
-            ratings,
-            devices,
-        ):
+        for step, servers in steps:
             try:
-                step(srv)
+                step(*servers)
             except Exception as exc:
                 check(False, f"{step.__name__} crashed", repr(exc)[:200])
-        for step2 in (cookie_flags,):
-            try:
-                step2(srv, proxied)
-            except Exception as exc:
-                check(False, f"{step2.__name__} crashed", repr(exc)[:200])
-        try:
-            limits(proxied)
-        except Exception as exc:
-            check(False, "limits crashed", repr(exc)[:200])
         if "--no-lifetimes" not in sys.argv:
             lifetimes(work)
     finally:

@@ -12,7 +12,14 @@ import pytest
 from fifteentwo.app.counting import parse_count
 from fifteentwo.app.describe import choice_range
 from fifteentwo.app.options import PlayOptions, SessionFactory, carry_over
-from fifteentwo.app.plain import PlainGame, peg_positions, pegboard, read_cards, resume_hint
+from fifteentwo.app.plain import (
+    GamePegs,
+    PlainGame,
+    peg_positions,
+    pegboard,
+    read_cards,
+    resume_hint,
+)
 from fifteentwo.app.saves import open_game_store
 from fifteentwo.app.session import Session
 from fifteentwo.cards import parse_cards
@@ -103,12 +110,32 @@ def test_pegboard_121_has_two_rows_per_side_and_marks_pegs() -> None:
     assert holes[70 - 61] == "o" and holes[75 - 61] == "*" and len(holes) == 60
 
 
-def test_peg_positions_follow_scored_events_and_restart_each_game() -> None:
+def played_match() -> Session:
+    """A three-game match of the short game between two greedy computers, played out."""
     options = PlayOptions(variant="short", players=("greedy", "greedy"), seed=3, match_games=3)
     session = SessionFactory(options)(options.preset_rules())
     session.run()
+    return session
+
+
+def test_peg_positions_follow_scored_events_and_restart_each_game() -> None:
+    session = played_match()
     fronts, _ = peg_positions(session.game.events, 2)
     assert max(fronts) <= 61 and min(fronts) < 61  # the last game's pegs, not the match's
+
+
+def test_game_pegs_read_on_and_start_again_for_another_game_or_a_shorter_log() -> None:
+    game = played_match().game
+    events = list(game.events)
+    pegs = GamePegs()
+    for length in [*range(0, len(events) + 1, 7), len(events), 5, len(events)]:
+        game.events = events[:length]  # the same object, its log grown (or shrunk: read again)
+        assert pegs.read(game, 2) == peg_positions(events[:length], 2)
+    game.events = events[:10]
+    pegs.read(game, 2)
+    other = game.clone()
+    other.events = events[40:52]  # another object, with a longer log: not read on from 10
+    assert pegs.read(other, 2) == peg_positions(other.events, 2)
 
 
 # --- whole games --------------------------------------------------------------------------------

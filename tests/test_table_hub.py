@@ -14,12 +14,13 @@ from typing import Any
 
 import pytest
 
+from fifteentwo.app.plain import peg_positions
 from fifteentwo.store import open_store
 from fifteentwo.store.base import Store, StoreError, utc_now
 from fifteentwo.web.bus import Bus, LocalBus
 from fifteentwo.web.games import Refused
 from fifteentwo.web.protocol import NewTableRequest, TableSeatSpec, parse_client_message
-from fifteentwo.web.tables import IDLE_CLOSE, RESULTS_RETRY, TableHub
+from fifteentwo.web.tables import IDLE_CLOSE, RESULTS_RETRY, SPECTATOR, TableHub
 from web_helpers import choose
 
 
@@ -104,6 +105,35 @@ def test_two_hubs_whose_caches_fall_behind_still_play_every_move_once(store: Sto
         row = store.load_table(made["table"])
         assert row.status == "finished" and moves > 20
         assert row.version >= moves + 2  # create, sit, every move (no move lost or doubled)
+
+    asyncio.run(main())
+
+
+def test_the_pegs_sent_are_the_games_at_every_message(store: Store) -> None:
+    """The pegs are read on from message to message (`LiveTable.pegs`), and stay the game's
+    own across writes, the other hub's moves, and the seats' and a spectator's views."""
+
+    async def main() -> None:
+        hubs = [hub(store), hub(store)]
+        made = await hubs[0].create(two_people(), "p0", "Ann")
+        await hubs[1].sit(made["table"], None, "p1", "Bob")
+        for _ in range(400):
+            for h in hubs:
+                table = await h.load(made["table"])
+                session = table.session
+                assert session is not None
+                want = peg_positions(session.game.events, 2)
+                for seat in (0, 1, SPECTATOR, 0):
+                    pegs = h.state(table, seat)["pegs"]
+                    assert (pegs["front"], pegs["back"]) == want
+            if session.is_over:
+                assert max(want[0]) >= 61
+                return
+            seat = session.waiting_for
+            assert seat is not None
+            view = hubs[1].state(table, seat)
+            await hubs[seat].act(made["table"], seat, view["decision"], action(view))
+        raise AssertionError("the game did not finish")
 
     asyncio.run(main())
 

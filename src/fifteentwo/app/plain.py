@@ -44,7 +44,7 @@ from fifteentwo.app.saves import when_text
 from fifteentwo.app.session import Session
 from fifteentwo.cards import Card, card_in_hand, parse_rank
 from fifteentwo.errors import CardError, FifteenTwoError, IllegalActionError
-from fifteentwo.game import Observation
+from fifteentwo.game import Game, Observation
 from fifteentwo.rules import Rules
 
 __all__ = ["PegTracker", "PlainGame", "peg_positions", "pegboard", "read_cards", "run_plain"]
@@ -188,6 +188,25 @@ class PegTracker:
                 self.fronts[event.side] = event.score
         self.seen = len(events)
         return list(self.fronts), list(self.backs)
+
+
+class GamePegs:
+    """`peg_positions` of whichever game object is asked about, read on (`PegTracker`) while it
+    is the one asked about last and its events only grew: a server answering every message of
+    one game need not read its log again. Another object (a reload, a copy) or a shorter log
+    is read from the start."""
+
+    def __init__(self) -> None:
+        self._game: Game | None = None
+        self._tracker: PegTracker | None = None
+
+    def read(self, game: Game, sides: int) -> tuple[list[int], list[int]]:
+        """The pegs after ``game``'s events, for ``sides`` sides."""
+        tracker = self._tracker
+        if self._game is not game or tracker is None or tracker.seen > len(game.events):
+            tracker = self._tracker = PegTracker(sides)
+            self._game = game
+        return tracker.read(game.events)
 
 
 def peg_positions(events: Sequence[Event], sides: int) -> tuple[list[int], list[int]]:

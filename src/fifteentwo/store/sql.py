@@ -154,6 +154,26 @@ class SqlStore(Store):
     def _insert(self, table: sa.Table) -> sqlite.Insert | postgresql.Insert:
         return sqlite.insert(table)
 
+    def _upsert_into(
+        self,
+        table: sa.Table,
+        key: str,
+        values: dict[str, Any],
+        *,
+        keep: Sequence[str] = (),
+        where: sa.ColumnElement[bool] | None = None,
+    ) -> sqlite.Insert | postgresql.Insert:
+        """``INSERT ... ON CONFLICT (key) DO UPDATE``: one way to write a row keyed by one
+        column on both databases. A conflict overwrites every column of ``values`` but the key
+        and ``keep`` (in their order), only where ``where`` holds when given."""
+        insert = self._insert(table).values(**values)
+        changed = [name for name in values if name != key and name not in keep]
+        return insert.on_conflict_do_update(
+            index_elements=[table.c[key]],
+            set_={name: insert.excluded[name] for name in changed},
+            where=where,
+        )
+
     def _keep_elsewhere(self, entry: dict[str, Any], owner: str, at: datetime, why: str) -> None:
         """A game's write that storage refused: keep it elsewhere or raise `StoreUnavailable`."""
         raise StoreUnavailable(f"cannot save to the game store {self.location}: {why}")
@@ -333,17 +353,9 @@ class SqlStore(Store):
         )
 
     def _take_statement(self) -> ClauseElement:
-        insert = self._insert(leases).values(
-            game_id=sa.bindparam("game_id"),
-            owner=sa.bindparam("owner"),
-            pid=sa.bindparam("pid"),
-            host=sa.bindparam("host"),
-            heartbeat=sa.bindparam("heartbeat"),
-        )
-        return insert.on_conflict_do_update(
-            index_elements=[leases.c.game_id],
-            set_={k: insert.excluded[k] for k in ("owner", "pid", "host", "heartbeat")},
-        )
+        """The game's lease, made or handed to this owner and process (a fresh heartbeat)."""
+        values = _bound("game_id", ("owner", "pid", "host", "heartbeat"))
+        return self._upsert_into(leases, "game_id", values)
 
     def claim(self, game_id: str, *, owner: str) -> None:
         def work(conn: sa.Connection) -> None:
@@ -439,21 +451,11 @@ class SqlStore(Store):
         return int(version)
 
     def _upsert_statement(self) -> ClauseElement:
-        insert = self._insert(games_in_progress).values(
-            game_id=sa.bindparam("game_id"),
-            kind=sa.bindparam("v_kind"),
-            owner_hint=sa.bindparam("v_owner_hint"),
-            meta=sa.bindparam("v_meta"),
-            data=sa.bindparam("v_data"),
-            created_at=sa.bindparam("v_created_at"),
-            updated_at=sa.bindparam("v_updated_at"),
-            seq=self._next_seq(),
-        )
-        changed = ("kind", "owner_hint", "meta", "data", "updated_at", "seq")
-        return insert.on_conflict_do_update(
-            index_elements=[games_in_progress.c.game_id],
-            set_={k: insert.excluded[k] for k in changed},
-        ).returning(games_in_progress.c.seq)
+        """A game's full save: made, or replaced but for when it was made."""
+        names = ("kind", "owner_hint", "meta", "data", "created_at", "updated_at")
+        values = _bound("game_id", names, "v_") | {"seq": self._next_seq()}
+        upsert = self._upsert_into(games_in_progress, "game_id", values, keep=("created_at",))
+        return upsert.returning(games_in_progress.c.seq)
 
     def append_move(
         self,
@@ -561,22 +563,16 @@ class SqlStore(Store):
         )
 
     def _claim_statement(self) -> ClauseElement:
-        insert = self._insert(turn_claims).values(
-            game_id=sa.bindparam("game_id"),
-            version=sa.bindparam("c_version"),
-            owner=sa.bindparam("c_owner"),
-            until=sa.bindparam("c_until"),
-        )
+        """The turn's claim: taken over only from another version, a lapsed one or one's own."""
         held = turn_claims.c
-        return insert.on_conflict_do_update(
-            index_elements=[held.game_id],
-            set_={k: insert.excluded[k] for k in ("version", "owner", "until")},
-            where=sa.or_(
-                held.version != sa.bindparam("c_version"),
-                held.until < sa.bindparam("now"),
-                held.owner == sa.bindparam("c_owner"),
-            ),
-        ).returning(held.owner)
+        values = _bound("game_id", ("version", "owner", "until"), "c_")
+        taken_over = sa.or_(
+            held.version != sa.bindparam("c_version"),
+            held.until < sa.bindparam("now"),
+            held.owner == sa.bindparam("c_owner"),
+        )
+        claim = self._upsert_into(turn_claims, "game_id", values, where=taken_over)
+        return claim.returning(held.owner)
 
     _GAME_COLUMNS: Final = (
         games_in_progress.c.game_id,
@@ -807,10 +803,7 @@ class SqlStore(Store):
         return None if value is None else str(value)
 
     def set_setting(self, key: str, value: str) -> None:
-        insert = self._insert(settings).values(key=str(key), value=str(value))
-        statement = insert.on_conflict_do_update(
-            index_elements=[settings.c.key], set_={"value": insert.excluded.value}
-        )
+        statement = self._upsert_into(settings, "key", {"key": str(key), "value": str(value)})
         self._write_or_fail(lambda c: c.execute(statement))
 
     def create_account(self, username: str, password_hash: str) -> Account:
@@ -1156,6 +1149,12 @@ def short(exc: object) -> str:
     lines = str(exc).strip().splitlines() or [type(exc).__name__]
     text = lines[0]
     return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _bound(key: str, names: Sequence[str], prefix: str = "") -> dict[str, Any]:
+    """Columns bound to parameters, for `SqlStore._upsert_into`: the key by its own name, the
+    others by ``prefix`` and theirs (the names the hot path's callers pass)."""
+    return {key: sa.bindparam(key)} | {name: sa.bindparam(prefix + name) for name in names}
 
 
 def check_id(game_id: str) -> None:

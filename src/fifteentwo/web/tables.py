@@ -22,7 +22,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any, Final
@@ -31,7 +31,7 @@ from fifteentwo.actions import CHANCE, Action, Count, Event, GameOver
 from fifteentwo.app.coach import action_label
 from fifteentwo.app.describe import Describer
 from fifteentwo.app.options import check_level
-from fifteentwo.app.plain import peg_positions
+from fifteentwo.app.plain import GamePegs
 from fifteentwo.app.session import SaveError, SeatConfig, Session
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.game import redact
@@ -91,6 +91,9 @@ class LiveTable:
     status: str
     version: int
     session: Session | None = None
+    pegs: GamePegs = field(default_factory=GamePegs, repr=False, compare=False)
+    """The pegs of ``session``'s game, read on as its events grow (one read of the log per
+    game object, however many messages its connections are sent)."""
 
     @property
     def seats(self) -> list[dict[str, Any]]:
@@ -649,7 +652,7 @@ class TableHub:
             seen = game.events_for(seat)
         viewer = None if seat == SPECTATOR else seat  # spectators read every seat by name
         describer = Describer(session.rules, session.names(), viewer)
-        fronts, backs = peg_positions(game.events, session.rules.sides)
+        fronts, backs = table.pegs.read(game, session.rules.sides)
         start = max((i for i, e in enumerate(seen) if type(e).__name__ == "Dealt"), default=0)
         new: list[Event] = []
         if listener is not None:
