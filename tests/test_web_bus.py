@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("redis")
 
-from fifteentwo.web.bus import RedisBus
+from fifteentwo.web.bus import GAME_CHANNEL, RedisBus
 from test_web_processes import REDIS_URL, need_redis
 
 
@@ -26,6 +26,23 @@ async def _heard(
             break
         await asyncio.sleep(0.02)
     return got
+
+
+async def _subscribers(game_id: str, want: int) -> None:
+    """Wait (up to 5 s) until Redis counts ``want`` subscribers of the game's channel: the
+    bus sends SUBSCRIBE without waiting for it to take, so a publish on another connection
+    right after could come first on a loaded machine."""
+    import redis.asyncio as aioredis
+
+    client = aioredis.Redis.from_url(REDIS_URL)
+    try:
+        for _ in range(250):
+            ((_, count),) = await client.pubsub_numsub(GAME_CHANNEL + game_id)
+            if count == want:
+                return
+            await asyncio.sleep(0.02)
+    finally:
+        await client.aclose()
 
 
 async def _bus_pair() -> None:
@@ -50,6 +67,7 @@ async def _bus_pair() -> None:
         listener.watch_game(watched)
         # a newly watched game is checked once (-2: read it from the store)
         assert await _heard(got, 1) == [("game", watched, -2)]
+        await _subscribers(watched, 1)
         got.clear()
         await sender.publish_game(other, 5)  # nobody watches it here
         await sender.publish_game(watched, 7)
@@ -59,7 +77,7 @@ async def _bus_pair() -> None:
         assert sorted(heard) == [("game", watched, 7), ("table", f"t-{tag}", 3)]
         got.clear()
         listener.unwatch_game(watched)
-        await asyncio.sleep(0.3)
+        await _subscribers(watched, 0)
         await sender.publish_game(watched, 8)
         await sender.publish(f"t-{tag}", 4)
         heard = await _heard(got, 1)
