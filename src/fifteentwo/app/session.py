@@ -133,12 +133,12 @@ class Session:
     """How much of that game's log the store holds."""
     _log_at_full: int = field(init=False, default=0, repr=False, compare=False)
     _stored_sets: dict[str, Any] = field(init=False, default_factory=dict, repr=False)
+    """The RNG and take-back states the store holds (as `step_json` sets them): a step sets
+    only those that changed (an RNG state is 3 KB of text, and most moves draw nothing)."""
     _decisions_seen: tuple[object, int, int] = field(
         init=False, default=(None, 0, 0), repr=False, compare=False
     )
     """(the game object, its log length, its seat decisions) when `_decisions` last counted."""
-    """The RNG and take-back states the store holds (as `step_json` sets them): a step sets
-    only those that changed (an RNG state is 3 KB of text, and most moves draw nothing)."""
     _packs: dict[int, tuple[Any, str]] = field(
         init=False, default_factory=dict, repr=False, compare=False
     )

@@ -19,6 +19,11 @@ from datetime import datetime
 from typing import Any, Final, TypeVar
 
 import sqlalchemy as sa
+
+try:  # (the web extra: the steps' JSON, `dumps`)
+    import orjson
+except ImportError:  # pragma: no cover - the core install
+    orjson = None  # type: ignore[assignment]
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.pool import PoolProxiedConnection
 from sqlalchemy.sql.expression import ClauseElement
@@ -1180,12 +1185,7 @@ def _orjson_dumps(data: object) -> str:
     return text.decode("utf-8")
 
 
-try:
-    import orjson
-except ImportError:  # pragma: no cover - the core install, without the web extra
-    _dumps = _json_dumps
-else:
-    _dumps = _orjson_dumps
+_dumps = _json_dumps if orjson is None else _orjson_dumps
 
 
 def dumps(data: object) -> str:

@@ -296,7 +296,8 @@ class GameHub:
         self._quick = ThreadPoolExecutor(1, thread_name_prefix="fifteentwo-quick")
         """Moves of games whose computers all answer at once: one thread, so they never
         queue on each other's store writes and the interpreter lock as four threads would
-        (a fifth less CPU per action at 1,000 games); the slow levels keep the pool."""
+        (about 12% less CPU per action in the closed-loop benchmark: docs/web.md, "Hosting at
+        scale"); the slow levels keep the pool."""
         self._quick_since: float | None = None
         """When the quick thread's current move began (None: it is idle)."""
         self._open_store = open_store
