@@ -371,50 +371,40 @@ class LyingPlayer(SleepyPlayer):
     quick = True
 
 
+@pytest.mark.parametrize(
+    ("player", "pause", "rounds"),
+    [
+        pytest.param(SleepyPlayer, 0.0, 1, id="a-slow-level-on-the-pool"),
+        # Quick levels' moves share one thread (web/games.py, `GameHub.compute_move`): one
+        # held up there sends the other games' moves to the pool, and its game goes there
+        pytest.param(LyingPlayer, 0.15, 2, id="a-quick-level-slower-than-it-says"),
+    ],
+)
 def test_a_slow_computer_never_stalls_the_server(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
+    client: TestClient,
+    monkeypatch: pytest.MonkeyPatch,
+    player: type[GreedyPlayer],
+    pause: float,
+    rounds: int,
 ) -> None:
-    monkeypatch.setitem(LEVELS, "sleepy", SleepyPlayer)
-    slow = new_game(client, level="sleepy")
+    monkeypatch.setitem(LEVELS, "slow", player)
+    slow = new_game(client, level="slow")
     fast = new_game(client)
     with client.websocket_connect("/ws") as ws_slow, client.websocket_connect("/ws") as ws_fast:
         state = hello(ws_slow, slow)
         other = hello(ws_fast, fast)
-        started = time.monotonic()
-        ws_slow.send_text(
-            json.dumps({"type": "act", "decision": state["decision"], "action": choose(state)})
-        )
-        moved = act(ws_fast, other, choose(other))  # answered while the slow one thinks
-        fast_reply = time.monotonic() - started
-        slow_state = ws_slow.receive_json()
-        slow_reply = time.monotonic() - started
-    assert moved["type"] == "state" and slow_state["type"] == "state"
-    assert slow_state["think_ms"] >= 500
-    assert fast_reply < slow_reply and fast_reply < 0.5, (fast_reply, slow_reply)
-
-
-def test_a_computer_slower_than_it_says_holds_up_others_only_briefly(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Quick levels' moves share one thread (web/games.py, `GameHub.compute_move`): one that
-    is held up sends the other games' moves to the pool, and its game goes there for good."""
-    monkeypatch.setitem(LEVELS, "lying", LyingPlayer)
-    slow = new_game(client, level="lying")
-    fast = new_game(client)
-    with client.websocket_connect("/ws") as ws_slow, client.websocket_connect("/ws") as ws_fast:
-        state = hello(ws_slow, slow)
-        other = hello(ws_fast, fast)
-        for _ in range(2):
+        for _ in range(rounds):
             started = time.monotonic()
             ws_slow.send_text(
                 json.dumps({"type": "act", "decision": state["decision"], "action": choose(state)})
             )
-            time.sleep(0.15)  # (the lying computer is thinking on the quick thread, or the pool)
-            other = act(ws_fast, other, choose(other))
+            time.sleep(pause)  # (the slow computer is thinking)
+            other = act(ws_fast, other, choose(other))  # answered while the slow one thinks
             fast_reply = time.monotonic() - started
             state = ws_slow.receive_json()
             slow_reply = time.monotonic() - started
             assert other["type"] == "state" and state["type"] == "state"
+            assert state["think_ms"] >= 500
             assert fast_reply < slow_reply and fast_reply < 0.5, (fast_reply, slow_reply)
             while not state["waiting"]:  # (a state without a decision: the next one follows)
                 state = ws_slow.receive_json()
