@@ -50,6 +50,7 @@ from fifteentwo.cards import Card
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.store import GameBusy, GameNotFound, Store, StoreError, new_owner
 from fifteentwo.store.base import CorruptGame, StoreUnavailable
+from fifteentwo.store.sqlite import SQLiteStore
 from fifteentwo.web.bus import Bus, LocalBus
 from fifteentwo.web.protocol import NewGameRequest
 from fifteentwo.web.view import action_json, event_json, muggins_json, observation_json
@@ -294,10 +295,12 @@ class GameHub:
         self._store_pool = ThreadPoolExecutor(1, thread_name_prefix="fifteentwo-store")
         self._compute = ThreadPoolExecutor(workers, thread_name_prefix="fifteentwo-bots")
         self._quick = ThreadPoolExecutor(1, thread_name_prefix="fifteentwo-quick")
-        """Moves of games whose computers all answer at once: one thread, so they never
-        queue on each other's store writes and the interpreter lock as four threads would
-        (about 12% less CPU per action in the closed-loop benchmark: docs/web.md, "Hosting at
-        scale"); the slow levels keep the pool."""
+        """Moves of games whose computers all answer at once, on SQLite: one thread, so they
+        never queue on each other's store writes and the interpreter lock as four threads
+        would (about 12% less CPU per action in the closed-loop benchmark: docs/web.md,
+        "Hosting at scale"). On PostgreSQL a move waits on a dozen round trips, which the pool
+        overlaps: one thread answered a fifth fewer moves there. The slow levels keep the
+        pool."""
         self._quick_since: float | None = None
         """When the quick thread's current move began (None: it is idle)."""
         self._open_store = open_store
@@ -439,12 +442,14 @@ class GameHub:
 
     async def compute_move(self, game: WebGame, fn: Callable[..., _T], *args: Any) -> _T:
         """`compute` for a move of ``game``: on the quick thread when its computers answer at
-        once, else on the pool. A move that took longer than `QUICK_MOVE` there sends its game
-        to the pool for good, and while the quick thread is held up past it, moves go to the
-        pool too: a computer slower than its level says delays others once, never for long."""
+        once and the store is SQLite, else on the pool. A move that took longer than
+        `QUICK_MOVE` there sends its game to the pool for good, and while the quick thread is
+        held up past it, moves go to the pool too: a computer slower than its level says
+        delays others once, never for long."""
         loop = asyncio.get_running_loop()
         held = self._quick_since is not None and time.monotonic() - self._quick_since > QUICK_MOVE
-        if game.slow or held or game.session.decision_first():
+        local = isinstance(self._store, SQLiteStore)
+        if game.slow or held or not local or game.session.decision_first():
             return await loop.run_in_executor(self._compute, partial(fn, *args))
 
         def timed() -> _T:
