@@ -138,7 +138,7 @@ class Session:
     _decisions_seen: tuple[object, int, int] = field(
         init=False, default=(None, 0, 0), repr=False, compare=False
     )
-    """(the game object, its log length, its seat decisions) when `_decisions` last counted."""
+    """(the game object, its log length, its seat decisions) when `decision_count` last counted."""
     _packs: dict[int, tuple[Any, str]] = field(
         init=False, default_factory=dict, repr=False, compare=False
     )
@@ -283,12 +283,12 @@ class Session:
         states = {str(seat): self._pack(p.rng) for seat, p in self.players.items()}
         if not self._undo_states or self._undo_states[-1] != states:
             self._undo_states.append(states)
-        return self._decisions(), len(self._undo_states) - 1, self.game.game_number
+        return self.decision_count(), len(self._undo_states) - 1, self.game.game_number
 
-    def _decisions(self) -> int:
-        """How many seat decisions the game's log holds, read on from the last count (the log
-        only grows within one game object): a move late in a game costs what an early one
-        does."""
+    def decision_count(self) -> int:
+        """How many seat decisions the game's log holds (the web's id of the pending one), read
+        on from the last count (the log only grows within one game object): a move late in a
+        game costs what an early one does."""
         game, log = self.game, self.game.log
         known, length, count = self._decisions_seen
         if known is not game or length > len(log):

@@ -29,7 +29,6 @@ from functools import partial
 from typing import Any, Final, NoReturn, Protocol, TypeVar
 
 from fifteentwo.actions import (
-    CHANCE,
     GO,
     Action,
     Count,
@@ -44,7 +43,7 @@ from fifteentwo.actions import (
 from fifteentwo.app.coach import Coach, action_label
 from fifteentwo.app.describe import Describer
 from fifteentwo.app.options import PlayOptions, check_level
-from fifteentwo.app.plain import PegTracker
+from fifteentwo.app.plain import GamePegs
 from fifteentwo.app.session import SaveConflict, SaveError, Session
 from fifteentwo.cards import Card
 from fifteentwo.errors import FifteenTwoError
@@ -165,10 +164,8 @@ class WebGame:
     """Whether a move of this game took long on the quick thread (its moves go to the pool)."""
     _coach: Coach | None = None
     _describers: dict[int, Describer] = field(default_factory=dict)
-    _counted: tuple[object, int, int] = (None, 0, 0)
-    """(the game object, its log length, its seat decisions) when `decision` last counted."""
-    _pegged: tuple[object, PegTracker | None] = (None, None)
-    """(the game object, the pegs read from its events so far): `pegs`."""
+    _pegs: GamePegs = field(default_factory=GamePegs)
+    """The pegs of the session's game, read on as its events grow (`pegs`)."""
 
     @property
     def token_hash(self) -> str:
@@ -183,24 +180,11 @@ class WebGame:
     @property
     def decision(self) -> int:
         """How many seat decisions were made so far: the id of the pending one."""
-        game = self.session.game
-        log = game.log
-        known, length, count = self._counted
-        if known is not game or length > len(log):  # another game object (a reload, a take-back)
-            length = count = 0
-        count += sum(1 for i in range(length, len(log)) if log[i][0] != CHANCE)
-        self._counted = (game, len(log), count)
-        return count
+        return self.session.decision_count()
 
     def pegs(self) -> tuple[list[int], list[int]]:
-        """`peg_positions` of the game, read on from where the last call stopped (the log only
-        grows within one game object; a new one is read from the start)."""
-        game = self.session.game
-        known, tracker = self._pegged
-        if known is not game or tracker is None or tracker.seen > len(game.events):
-            tracker = PegTracker(self.session.rules.sides)
-            self._pegged = (game, tracker)
-        return tracker.read(game.events)
+        """`peg_positions` of the game, read on from where the last call stopped."""
+        return self._pegs.read(self.session.game, self.session.rules.sides)
 
     def describer(self, seat: int) -> Describer:
         """Words for events, from ``seat``'s point of view."""
