@@ -117,6 +117,11 @@ $(CSTAMP): pyproject.toml setup.py $(shell find src -name '*.py' -o -name '*.tcs
 
 compiled: $(CSTAMP)
 
+# The browser game served with the compiled engine (docs/web.md, "Hosting at scale").
+.PHONY: serve-compiled
+serve-compiled: $(CSTAMP)
+	FIFTEENTWO_LAUNCHER=make $(CBIN)/cribbage serve $(ARGS)
+
 # The tests against the compiled engine (fewer random games: the code is the same, this run is
 # for what compiling could change).
 test-compiled: $(CSTAMP)

@@ -100,6 +100,8 @@ def rss_kib(pid: int) -> int:
 
 SERVER_OPTIONS: list[str] = []
 """Options every server process is started with (``--ws-compression``)."""
+SERVER_PYTHON: list[str] = [sys.executable]
+"""The interpreter that runs the servers (``--server-python``: the compiled engine's)."""
 
 
 def start_server(
@@ -107,7 +109,7 @@ def start_server(
 ) -> subprocess.Popen[bytes]:
     env = {**os.environ, "FIFTEENTWO_DATA_DIR": str(db.parent)}
     cmd = [
-        sys.executable, "-m", "fifteentwo", "serve", "--port", str(port), "--db", url or str(db),
+        *SERVER_PYTHON, "-m", "fifteentwo", "serve", "--port", str(port), "--db", url or str(db),
         "--workers", str(workers), *SERVER_OPTIONS, *extra,
     ]  # fmt: skip
     log = (db.parent / f"{db.stem}-{port}.log").open("wb")  # a file: a full pipe would block it
@@ -294,9 +296,18 @@ def main() -> int:
         action="store_true",
         help="start the servers with --ws-compression (permessage-deflate; off by default)",
     )
+    parser.add_argument(
+        "--server-python",
+        help="the Python that runs the servers (default: this one; .venv-compiled/bin/python "
+        "for the engine compiled with mypyc, made by make compiled)",
+    )
     args = parser.parse_args()
     if args.ws_compression:
         SERVER_OPTIONS.append("--ws-compression")
+    if args.server_python:
+        if not Path(args.server_python).is_file():
+            raise SystemExit(f"error: no Python at {args.server_python} (make compiled makes one)")
+        SERVER_PYTHON[:] = [args.server_python]
     raise_file_limit()
     # The clients are the measuring instrument: their own collector's pauses (100 ms and more
     # with hundreds of connections' states) are not the server's latency.
@@ -311,8 +322,9 @@ def main() -> int:
     ]
     levels += [(int(n), float(args.think.split(",")[0]), 2) for n in args.cluster_games.split(",")]
     levels = [level for level in levels if level[0] > 0]
+    engine = " (server: " + SERVER_PYTHON[0] + ")" if args.server_python else ""
     print(f"bench_web: {args.variant} games against {args.level}, loopback, "
-          f"clients in this process; {load()}")  # fmt: skip
+          f"clients in this process{engine}; {load()}")  # fmt: skip
     columns = ("procs", "games", "think s", "actions", "p50 ms", "p99 ms", "max ms", "think p50",
                "think p99", "MB/game", "CPU ms/a", "early", "late", "errors", "wall s")  # fmt: skip
     print(" ".join(f"{c:>9}" for c in columns))

@@ -476,3 +476,32 @@ def test_lower_levels_sometimes_miscount_so_muggins_works_both_ways() -> None:
                 if isinstance(event, Scored) and event.reason is Reason.MUGGINS and event.seat == 0:
                     taken += 1
     assert offered > 0 and taken == offered  # the novice missed points; you took them all
+
+
+def test_the_saved_details_follow_every_change_of_score_and_seat(tmp_path: Path) -> None:
+    """`Session.meta` hands back the same object while nothing in it changed (a store checks
+    and encodes each object once): the stored details still follow the scores move by move,
+    a take-back and a seat's new name."""
+    store = open_store(tmp_path / "g.sqlite3")
+    session = human_vs_greedy(store, seed=11)
+    session.run()
+    player = GreedyPlayer(seed=3)
+    first = session.meta()
+    assert session.meta() is first
+    scores = {first.scores}
+    for _ in range(40):
+        if session.is_over:
+            break
+        step(session, player)
+        if session.is_over:
+            break
+        meta = session.meta()
+        assert meta.scores == tuple(session.game.scores)
+        assert meta.takebacks == session.takebacks
+        (row,) = [g for g in store.list_games() if g.game_id == session.game_id]
+        assert row.meta == meta
+        scores.add(meta.scores)
+    assert len(scores) > 3  # (the scores moved, and the stored details with them)
+    session.seats[1] = replace(session.seats[1], name="Robot")
+    assert session.meta().players == ("You", "Robot")
+    store.close()

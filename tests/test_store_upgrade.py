@@ -100,3 +100,45 @@ def test_a_store_from_a_newer_alembic_revision_is_refused(tmp_path: Path) -> Non
     conn = sqlite3.connect(path)
     assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [("v99",)]
     conn.close()
+
+
+def test_the_newest_revision_is_the_one_a_store_at_head_is_opened_by() -> None:
+    """`HEAD`, with which an up-to-date store is opened without Alembic, is the shipped
+    scripts' head: a new revision that forgets to move `SCHEMA_VERSION` fails here."""
+    from fifteentwo.store.upgrade import HEAD, script
+
+    assert script().get_current_head() == HEAD == f"v{SCHEMA_VERSION}"
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_a_store_at_the_newest_schema_opens_without_alembic(kind: str, tmp_path: Path) -> None:
+    """Opening a store that is already up to date loads no migration machinery (a program's
+    start pays for it otherwise), on both databases; the first open of an empty one does."""
+    import subprocess
+    import sys
+
+    gen = make_backend(kind, tmp_path)
+    backend = next(gen)
+    try:
+        code = (
+            "import sys\n"
+            "from fifteentwo.store import open_store\n"
+            f"open_store({backend.url!r}).close()\n"
+            "print('alembic' in sys.modules)\n"
+        )
+        runs = [
+            subprocess.run(
+                [sys.executable, "-c", code],
+                check=False,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            for _ in range(2)
+        ]
+        assert [r.returncode for r in runs] == [0, 0], [r.stderr for r in runs]
+        assert [r.stdout.strip() for r in runs] == ["True", "False"]
+        assert _version(backend) == (SCHEMA_VERSION, f"v{SCHEMA_VERSION}")
+    finally:
+        for _ in gen:
+            pass

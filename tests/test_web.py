@@ -430,3 +430,36 @@ def test_create_app_takes_a_path_or_a_store(tmp_path: Path) -> None:
             game = new_game(c)
             with c.websocket_connect("/ws") as ws:
                 assert hello(ws, game)["waiting"]
+
+
+def test_a_copy_left_behind_on_one_sqlite_file_reads_on_before_it_moves(tmp_path: Path) -> None:
+    """Two servers on one SQLite file, no Redis: a move made through one leaves the other's
+    copy behind. SQLite moves are made without reading the stored version first (the write
+    refuses a stale copy), so the copy behind must still read on: a page that answers the
+    current decision is taken, one that answers the old decision is told ``stale``, and the
+    stored game has every move once (no move of the copy behind was stored)."""
+    path = tmp_path / "games.sqlite3"
+    apps = [create_app(lambda: open_store(path), workers=2) for _ in range(2)]
+    headers = {"origin": "http://testserver"}
+    with TestClient(apps[0], headers=headers) as one, TestClient(apps[1], headers=headers) as two:
+        game = new_game(one)
+        with one.websocket_connect("/ws") as old, two.websocket_connect("/ws") as new:
+            behind = hello(old, game)  # the first server holds the game at this decision
+            state = hello(new, game)
+            for _ in range(3):  # moved on through the second server only
+                state = act(new, state, choose(state))
+                assert state["type"] == "state", state
+            refused = act(old, behind, choose(behind))  # the old page's old decision
+            assert refused["type"] == "error" and refused["code"] == "stale", refused
+            taken = act(old, state, choose(state))  # the current one, on the copy behind
+            assert taken["type"] == "state", taken
+            assert taken["decision"] > state["decision"]
+        with two.websocket_connect("/ws") as page:
+            state = hello(page, game)  # the second server reads the first one's move
+            assert (state["decision"], state["view"]) == (taken["decision"], taken["view"])
+            for _ in range(400):  # and plays the game to its end
+                if state["over"]:
+                    break
+                state = act(page, state, choose(state))
+                assert state["type"] == "state", state
+            assert state["over"]

@@ -143,6 +143,10 @@ class Session:
         init=False, default_factory=dict, repr=False, compare=False
     )
     """The last state packed of each RNG (by id): packed again only when it moved."""
+    _meta_known: tuple[tuple[Any, ...], GameMeta] | None = field(
+        init=False, default=None, repr=False, compare=False
+    )
+    """The last `meta` made and what it was made from (the same object while that holds)."""
     optimistic: bool = False
     """Write only onto the version this session last read or wrote (a game several server
     processes may serve: `SaveConflict` when another moved it on)."""
@@ -437,17 +441,33 @@ class Session:
         }
 
     def meta(self) -> GameMeta:
-        """What a list of saved games shows for this one."""
-        return GameMeta(
-            variant=self.rules.name,
-            target=self.rules.target,
+        """What a list of saved games shows for this one (the same object as last time while
+        nothing in it changed: a store checks and encodes a given object once)."""
+        rules = self.rules
+        key = (
+            tuple(self.game.scores),
+            tuple(self.seats),
+            rules.name,
+            rules.target,
+            self.kind,
+            self.owner_hint,
+            self.takebacks,
+        )
+        known = self._meta_known
+        if known is not None and known[0] == key:
+            return known[1]
+        meta = GameMeta(
+            variant=rules.name,
+            target=rules.target,
             players=tuple(self.names()),
             levels=tuple("human" if s.human else s.level for s in self.seats),
-            scores=tuple(self.game.scores),
+            scores=key[0],
             kind=self.kind,
             owner_hint=self.owner_hint,
             takebacks=self.takebacks,
         )
+        self._meta_known = (key, meta)
+        return meta
 
     @property
     def saving(self) -> bool:

@@ -107,6 +107,8 @@ class SqlStore(Store):
         self._notices: list[str] = []
         self._lock = threading.RLock()
         """SQLite: one thread at a time on its one connection; PostgreSQL: unused."""
+        self._metas: dict[int, tuple[GameMeta, GameMeta, str]] = {}
+        """`_checked_meta`'s objects, by id."""
         # issue 35: a call's retries stop at a deadline (PostgreSQL sets one), shorter while the
         # database is known to be down, so a move always gets an answer in time
         self.deadline = float("inf")
@@ -322,6 +324,22 @@ class SqlStore(Store):
         except Unavailable as exc:
             raise StoreUnavailable(f"cannot {what} the game store {self.location}: {exc}") from None
 
+    def _checked_meta(self, meta: GameMeta) -> tuple[GameMeta, str]:
+        """``meta`` checked (`GameMeta.checked`) and as the JSON a row keeps, each made once
+        per object: a session hands the same object while nothing in it changed
+        (`Session.meta`), where every move checked and encoded it anew. Kept by identity,
+        with the object itself (frozen), so an id is never reused."""
+        known = self._metas.get(id(meta))
+        if known is not None and known[0] is meta:
+            return known[1], known[2]
+        checked = meta.checked()
+        text = dumps(checked.to_json())
+        if len(self._metas) >= 4096:
+            self._metas.clear()  # (the games of the last moments refill it)
+        self._metas[id(meta)] = (meta, checked, text)
+        self._metas[id(checked)] = (checked, checked, text)
+        return checked, text
+
     # --- ownership -----------------------------------------------------------------------------
 
     def _check_owner(self, conn: Any, game_id: str, owner: str) -> bool:
@@ -411,7 +429,7 @@ class SqlStore(Store):
         With ``expected_version``, `GameConflict` (nothing written) when the stored game is
         at another version."""
         check_id(game_id)
-        meta = meta.checked()
+        meta = self._checked_meta(meta)[0]
         text = dumps(data)
         now = utc_now()
 
@@ -445,7 +463,7 @@ class SqlStore(Store):
             game_id=game_id,
             v_kind=meta.kind,
             v_owner_hint=meta.owner_hint,
-            v_meta=dumps(meta.to_json()),
+            v_meta=self._checked_meta(meta)[1],
             v_data=text,
             v_created_at=at,
             v_updated_at=at,
@@ -475,14 +493,14 @@ class SqlStore(Store):
         order of play are updated in place, its full save is not rewritten. With
         ``expected_version`` the step is written only onto that version (compare and swap)."""
         check_id(game_id)
-        meta = meta.checked()
+        meta, meta_text = self._checked_meta(meta)
         text = dumps(delta)
         checked = expected_version is not None
         values = {
             "game_id": game_id,
             "v_kind": meta.kind,
             "v_owner_hint": meta.owner_hint,
-            "v_meta": dumps(meta.to_json()),
+            "v_meta": meta_text,
             "v_updated_at": bind_time(utc_now(), self._db().dialect),
         }
         if expected_version is not None:

@@ -7,20 +7,25 @@ lock), so processes starting together do not race.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import sqlalchemy as sa
-from alembic.operations import Operations
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 
 from fifteentwo.store.base import StoreError
 from fifteentwo.store.schema import SCHEMA_VERSION, schema_version
 
-__all__ = ["BASELINE", "NotAStore", "upgrade"]
+if TYPE_CHECKING:
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+__all__ = ["BASELINE", "HEAD", "NotAStore", "upgrade"]
 
 BASELINE: Final = "v3"
 """The Alembic revision every earlier fifteentwo's newest schema is stamped with."""
+
+HEAD: Final = f"v{SCHEMA_VERSION}"
+"""The newest revision in ``migrations`` (a test checks it against the scripts): a store
+stamped with it is opened without loading Alembic at all (`_at_head`)."""
 
 _LEGACY: Final[dict[str, dict[int, tuple[str, ...]]]] = {
     # Statements taking a store from version N-1 to N before Alembic (SQLite counted to 3,
@@ -57,7 +62,21 @@ class NotAStore(Exception):
 
 def script() -> ScriptDirectory:
     """The revisions shipped in ``fifteentwo/store/migrations``."""
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory(str(Path(__file__).with_name("migrations")))
+
+
+def _at_head(conn: sa.Connection, names: set[str], schema: str | None) -> bool:
+    """Whether the database is already a store of the newest schema: then nothing is done.
+    Alembic and its revision scripts cost every start of a program that opens the store
+    (``cribbage``, each server process) about half a second; most find nothing to do."""
+    if not {"alembic_version", "schema_version", "games_in_progress"} <= names:
+        return False
+    stamps = sa.table("alembic_version", sa.column("version_num"), schema=schema)
+    revisions = conn.execute(sa.select(stamps.c.version_num)).scalars().all()
+    version = conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar()
+    return revisions == [HEAD] and version == SCHEMA_VERSION
 
 
 def upgrade(conn: sa.Connection, where: str, *, schema: str | None = None) -> None:
@@ -65,6 +84,10 @@ def upgrade(conn: sa.Connection, where: str, *, schema: str | None = None) -> No
     (`StoreError`, nothing changed) and raise `NotAStore` for someone else's database.
     ``schema``: PostgreSQL's schema (the connection's search path), named for Alembic."""
     names = set(sa.inspect(conn).get_table_names(schema=schema))
+    if _at_head(conn, names, schema):
+        return
+    from alembic.runtime.migration import MigrationContext
+
     revisions = script()
     if not names:
         _to_head(conn, revisions, schema)
@@ -100,6 +123,9 @@ def upgrade(conn: sa.Connection, where: str, *, schema: str | None = None) -> No
 
 
 def _to_head(conn: sa.Connection, revisions: ScriptDirectory, schema: str | None) -> None:
+    from alembic.operations import Operations
+    from alembic.runtime.migration import MigrationContext
+
     def steps(revision: Any, _context: MigrationContext) -> Any:
         return revisions._upgrade_revs("head", revision)
 

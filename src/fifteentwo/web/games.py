@@ -413,6 +413,12 @@ class GameHub:
             raise StoreError("the server's store is not open")
         return self._store
 
+    @property
+    def _write_checks_version(self) -> bool:
+        """Whether a move is made without reading the stored version first (SQLite: its
+        write refuses a stale copy, and a write that fails is journalled, not refused)."""
+        return isinstance(self._store, SQLiteStore)
+
     async def _in_store_thread(self, fn: Callable[[], _T]) -> _T:
         return await asyncio.get_running_loop().run_in_executor(self._store_pool, fn)
 
@@ -432,7 +438,7 @@ class GameHub:
         delays others once, never for long."""
         loop = asyncio.get_running_loop()
         held = self._quick_since is not None and time.monotonic() - self._quick_since > QUICK_MOVE
-        local = isinstance(self._store, SQLiteStore)
+        local = self._write_checks_version
         if game.slow or held or not local or game.session.decision_first():
             return await loop.run_in_executor(self._compute, partial(fn, *args))
 
@@ -538,6 +544,14 @@ class GameHub:
             self._gone(game)  # finished or abandoned through another process
         if version is None or version == game.session.version:
             return
+        await self._reload(game)
+
+    async def _read_on(self, game: WebGame) -> None:
+        """Replace a copy found behind the store by a write (its in-memory move discarded):
+        the stored game, or `_gone` when it is no longer in progress."""
+        version = await self.store_call(self.store.game_version, game.game_id)
+        if version is None:
+            self._gone(game)
         await self._reload(game)
 
     def _gone(self, game: WebGame) -> NoReturn:
@@ -653,9 +667,16 @@ class GameHub:
             try:  # the session saves after every step
                 done = None
                 if not game.coach_on:  # the usual move: one trip to a worker
-                    done = await self.compute_move(
-                        game, self._act_if_current, game, seat, decision, action
-                    )
+                    try:
+                        done = await self.compute_move(
+                            game, self._act_if_current, game, seat, decision, action
+                        )
+                    except SaveConflict:
+                        if not self._write_checks_version:
+                            raise
+                        # this copy was behind (another process moved the game on): the
+                        # move it made in memory was not stored; read on and try it again
+                        await self._read_on(game)
                 if done is None:
                     await self._fresh(game, change=True)
                     session = game.session
@@ -689,11 +710,19 @@ class GameHub:
         """On a worker, under the game's lock: `_fresh`'s read of the stored version and, when
         this process's copy is at it, the move checked and made (`WebSession.timed_act`), in
         one trip instead of two. None: the copy is behind (the caller reloads it); a store
-        that cannot answer raises (the move is refused, nothing applied: issue 35)."""
+        that cannot answer raises (the move is refused, nothing applied: issue 35).
+
+        On SQLite (`_write_checks_version`) the read is left to the write: the step is stored
+        only onto the version this copy holds (compare and swap), and a copy that was behind
+        raises `SaveConflict` (the caller reads on and tries again). A SQLite store that
+        cannot write keeps the game going in memory and its journal (issue 35's file store),
+        so the read could refuse nothing the write would not."""
         session = game.session
         if not session.is_over:
-            version = self.store.game_version(game.game_id)
-            if version != session.version:
+            if self._write_checks_version:
+                if decision != game.decision or session.waiting_for != seat:
+                    return None  # (this copy may be behind: the caller reads on and checks)
+            elif self.store.game_version(game.game_id) != session.version:
                 return None
         self._check_move(game, seat, decision, action)
         return session.timed_act(action)

@@ -1,0 +1,131 @@
+"""The web server's work per move without its sockets: seeded games played through `GameHub`
+(the store, the engine, the computer and the state messages; no uvicorn, Starlette or network).
+
+`bench_web.py` measures the whole server, but its CPU per action moves by 20 to 40% from one
+run to the next on a shared 2-core machine (the clients share the cores). This benchmark plays
+the same games every time (``--seed``), so under Valgrind it gives a figure that does not move:
+instructions per action, for comparing two versions of the code (docs/web.md, "Hosting at
+scale")::
+
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null python bench/bench_hub.py --games 12
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null python bench/bench_hub.py --games 0
+
+The difference of the two "Collected" totals divided by the actions printed is the figure (the
+second run is the start-up: imports, the store's creation). Without Valgrind it prints the
+process's CPU per action, as noisy as any timing here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from fifteentwo.cards import Card
+from fifteentwo.scoring import score_hand
+from fifteentwo.store import open_store
+from fifteentwo.web import games as web_games
+from fifteentwo.web.app import encode
+from fifteentwo.web.games import GameHub
+from fifteentwo.web.protocol import ActMessage, NewGameRequest, parse_client_message
+
+
+class Page:
+    """A listener as the socket handler is one: every message encoded, then queued."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        encode(message)
+        await self.inbox.put(message)
+
+
+def answer(state: dict[str, Any]) -> dict[str, Any]:
+    """A legal answer to the pending decision (the first choice; hands counted right)."""
+    view = state["view"]
+    legal = view["legal"]
+    if "discard" in legal:
+        return {"kind": "discard", "cards": view["hand"][: legal["discard"]]}
+    if "play" in legal:
+        return {"kind": "play", "card": legal["play"][-1]}
+    if "go" in legal:
+        return {"kind": "go"}
+    if "cut" in legal:
+        return {"kind": "cut", "depth": legal["cut"][0]}
+    if "count" in legal:
+        cards = [Card.parse(c) for c in view["to_count"]]
+        points = score_hand(cards, Card.parse(view["starter"]), crib=view["counting_crib"]).total
+        return {"kind": "count", "points": points}
+    return {"kind": "muggins", "take": True}
+
+
+async def play(hub: GameHub, request: NewGameRequest) -> int:
+    """One whole game through the hub, as a page plays it; the actions sent."""
+    game_id, token = await hub.create(request)
+    game = await hub.open(game_id, token)
+    page = Page(game.session.viewer)
+    state = await hub.join(game, page)
+    actions = 0
+    while not state["over"]:
+        if not state["waiting"]:
+            state = await page.inbox.get()
+            continue
+        text = json.dumps({"type": "act", "decision": state["decision"], "action": answer(state)})
+        message = parse_client_message(text)
+        assert isinstance(message, ActMessage)
+        await hub.act(game, page.seat, message.decision, message.action)
+        state = await page.inbox.get()
+        actions += 1
+    return actions
+
+
+async def run(args: argparse.Namespace, db: Path) -> tuple[int, float]:
+    hub = GameHub(lambda: open_store(db), workers=args.workers)
+    await hub.start()
+    request = NewGameRequest(variant=args.variant, level=args.level, player="b" * 16)
+    gate = asyncio.Semaphore(args.concurrency)
+
+    async def one() -> int:
+        async with gate:
+            return await play(hub, request)
+
+    started = time.process_time()
+    counts = await asyncio.gather(*(one() for _ in range(args.games)))
+    cpu = time.process_time() - started
+    await hub.close()
+    return sum(counts), cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--concurrency", type=int, default=6, help="games in play at once")
+    parser.add_argument("--level", default="greedy")
+    parser.add_argument("--variant", default="standard")
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=2026, help="the games' seeds come from it")
+    args = parser.parse_args()
+    if args.games < 0 or args.concurrency < 1:
+        raise SystemExit("error: --games must be 0 or more and --concurrency 1 or more")
+    # the same games every run: the hub draws each game's seed from `secrets.randbits`
+    web_games.secrets.randbits = random.Random(args.seed).getrandbits  # type: ignore[attr-defined]
+    with tempfile.TemporaryDirectory() as tmp:
+        actions, cpu = asyncio.run(run(args, Path(tmp) / "bench.sqlite3"))
+    per = f"{cpu / actions * 1000:.3f} ms of CPU per action" if actions else "no action"
+    print(
+        f"bench_hub: {args.games} {args.variant} games against {args.level}: {actions} actions,",
+        per,
+    )
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
