@@ -27,13 +27,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from fifteentwo.cards import Card
-from fifteentwo.scoring import score_hand
 from fifteentwo.store import open_store
 from fifteentwo.web import games as web_games
 from fifteentwo.web.app import encode
 from fifteentwo.web.games import GameHub
 from fifteentwo.web.protocol import ActMessage, NewGameRequest, parse_client_message
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from web_helpers import choose  # the tests' simple legal policy (as bench_web.py plays)
 
 
 class Page:
@@ -48,25 +49,6 @@ class Page:
         await self.inbox.put(message)
 
 
-def answer(state: dict[str, Any]) -> dict[str, Any]:
-    """A legal answer to the pending decision (the first choice; hands counted right)."""
-    view = state["view"]
-    legal = view["legal"]
-    if "discard" in legal:
-        return {"kind": "discard", "cards": view["hand"][: legal["discard"]]}
-    if "play" in legal:
-        return {"kind": "play", "card": legal["play"][-1]}
-    if "go" in legal:
-        return {"kind": "go"}
-    if "cut" in legal:
-        return {"kind": "cut", "depth": legal["cut"][0]}
-    if "count" in legal:
-        cards = [Card.parse(c) for c in view["to_count"]]
-        points = score_hand(cards, Card.parse(view["starter"]), crib=view["counting_crib"]).total
-        return {"kind": "count", "points": points}
-    return {"kind": "muggins", "take": True}
-
-
 async def play(hub: GameHub, request: NewGameRequest) -> int:
     """One whole game through the hub, as a page plays it; the actions sent."""
     game_id, token = await hub.create(request)
@@ -78,7 +60,7 @@ async def play(hub: GameHub, request: NewGameRequest) -> int:
         if not state["waiting"]:
             state = await page.inbox.get()
             continue
-        text = json.dumps({"type": "act", "decision": state["decision"], "action": answer(state)})
+        text = json.dumps({"type": "act", "decision": state["decision"], "action": choose(state)})
         message = parse_client_message(text)
         assert isinstance(message, ActMessage)
         await hub.act(game, page.seat, message.decision, message.action)
