@@ -20,6 +20,7 @@ from fifteentwo.store import (
     CorruptGame,
     FinishedGame,
     GameBusy,
+    GameConflict,
     GameMeta,
     GameNotFound,
     Store,
@@ -147,6 +148,26 @@ def test_finish_moves_a_game_in_one_transaction(store: Store) -> None:
     done = store.finished_game(row)
     assert done["game_id"] == game and done["scores"] == [38, 61] and done["seed"] == 11
     assert done["takebacks"] == 0 and isinstance(done["record"], dict)
+
+
+def test_a_finish_onto_a_version_that_moved_on_writes_nothing(store: Store) -> None:
+    """A copy of a game that fell behind (another process moved it on, or finished it) never
+    ends it: ``expected_version`` makes the finish refuse, with nothing written."""
+    me = new_owner()
+    game = store.create_game({"x": 1}, META, owner=me)
+    old = store.game_version(game)
+    assert old is not None
+    store.save_game(game, {"x": 2}, META, owner=me, expected_version=old)  # moved on
+    with pytest.raises(GameConflict):
+        store.finish_game(game, [a_finished()], None, owner=me, expected_version=old)
+    assert [g.game_id for g in store.list_games()] == [game] and store.finished_games() == []
+    now = store.game_version(game)
+    assert now is not None
+    (row,) = store.finish_game(game, [a_finished()], None, owner=me, expected_version=now)
+    assert store.list_games() == [] and store.finished_game(row)["game_id"] == game
+    with pytest.raises(GameConflict):  # gone: finished already
+        store.finish_game(game, [a_finished()], None, owner=me, expected_version=now)
+    assert len(store.finished_games()) == 1
 
 
 def test_a_match_that_goes_on_keeps_its_row(store: Store) -> None:

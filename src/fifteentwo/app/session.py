@@ -513,7 +513,9 @@ class Session:
                     self._flush_notices()
                     return
             if finished:
-                store.finish_game(self.game_id, finished, data, meta, owner=self.owner)
+                store.finish_game(
+                    self.game_id, finished, data, meta, owner=self.owner, expected_version=expected
+                )
                 if self.optimistic and data is not None and self.game_id is not None:
                     self.version = store.game_version(self.game_id)
             elif data is not None and meta is not None and self.game_id is not None:

@@ -560,10 +560,13 @@ class Store(ABC):
         meta: GameMeta | None = None,
         *,
         owner: str | None = None,
+        expected_version: int | None = None,
     ) -> list[int]:
         """In ONE transaction: store the finished games, then remove the game in progress
         (``data`` None) or update it (a match that goes on: ``data`` and ``meta``). Returns the
-        finished rows' ids. A game is never removed before its results are stored."""
+        finished rows' ids. A game is never removed before its results are stored. With
+        ``expected_version``, `GameConflict` (nothing written) when the stored game is at
+        another version or gone: a copy that fell behind never ends the game."""
 
     def add_finished(self, finished: FinishedGame) -> int:
         """Store one finished game not tied to a saved game; its row id."""

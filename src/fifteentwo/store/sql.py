@@ -686,6 +686,7 @@ class SqlStore(Store):
         meta: GameMeta | None = None,
         *,
         owner: str | None = None,
+        expected_version: int | None = None,
     ) -> list[int]:
         rows = [finished_row(f.checked(), game_id) for f in finished]
         if data is not None:
@@ -700,6 +701,10 @@ class SqlStore(Store):
                 self._lock_game(conn, game_id)
                 if owner is not None:
                     self._check_owner(conn, game_id, owner)
+                if expected_version is not None and self._version(conn, game_id) != (
+                    expected_version
+                ):
+                    raise GameConflict(f"game {game_id} was moved on in another process")
             ids = [_insert_finished(conn, row) for row in rows]
             if game_id is not None:
                 if text is None:

@@ -69,8 +69,8 @@ def script() -> ScriptDirectory:
 
 def _at_head(conn: sa.Connection, names: set[str], schema: str | None) -> bool:
     """Whether the database is already a store of the newest schema: then nothing is done.
-    Alembic and its revision scripts cost every start of a program that opens the store
-    (``cribbage``, each server process) about half a second; most find nothing to do."""
+    Loading Alembic and its revision scripts cost every program that opens the store
+    (``cribbage``, each server process) about a tenth of a second; most find nothing to do."""
     if not {"alembic_version", "schema_version", "games_in_progress"} <= names:
         return False
     stamps = sa.table("alembic_version", sa.column("version_num"), schema=schema)
