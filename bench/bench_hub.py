@@ -3,9 +3,9 @@
 
 `bench_web.py` measures the whole server, but its CPU per action moves by 20 to 40% from one
 run to the next on a shared 2-core machine (the clients share the cores). This benchmark plays
-the same games every time (``--seed``), so under Valgrind it gives a figure that does not move:
-instructions per action, for comparing two versions of the code (docs/web.md, "Hosting at
-scale")::
+the same games every time (``--seed``), so under Valgrind it gives a figure that moves by about
+1% (the threads' interleaving): instructions per action, for comparing two versions of the
+code (docs/web.md, "Hosting at scale")::
 
     valgrind --tool=callgrind --callgrind-out-file=/dev/null python bench/bench_hub.py --games 12
     valgrind --tool=callgrind --callgrind-out-file=/dev/null python bench/bench_hub.py --games 0
