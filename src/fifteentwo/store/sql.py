@@ -436,8 +436,7 @@ class SqlStore(Store):
         def work(conn: Any) -> int:
             self._lock_game(conn, game_id)
             self._check_owner(conn, game_id, owner)
-            if expected_version is not None and self._version(conn, game_id) != expected_version:
-                raise GameConflict(f"game {game_id} was moved on in another process")
+            self._expect_version(conn, game_id, expected_version)
             version = self._upsert(conn, game_id, text, meta, now)
             self._take(conn, game_id, owner)
             return version
@@ -564,6 +563,12 @@ class SqlStore(Store):
         )
         version = query.run(conn, game_id=game_id).scalar()
         return None if version is None else int(version)
+
+    def _expect_version(self, conn: Any, game_id: str, expected: int | None) -> None:
+        """`GameConflict` when ``expected`` is given and the stored game is not at it (moved
+        on, or gone): the full save's and the finish's compare and swap."""
+        if expected is not None and self._version(conn, game_id) != expected:
+            raise GameConflict(f"game {game_id} was moved on in another process")
 
     def game_version(self, game_id: str) -> int | None:
         return self._read(lambda c: self._version(c, game_id), raw=True)
@@ -701,10 +706,7 @@ class SqlStore(Store):
                 self._lock_game(conn, game_id)
                 if owner is not None:
                     self._check_owner(conn, game_id, owner)
-                if expected_version is not None and self._version(conn, game_id) != (
-                    expected_version
-                ):
-                    raise GameConflict(f"game {game_id} was moved on in another process")
+                self._expect_version(conn, game_id, expected_version)
             ids = [_insert_finished(conn, row) for row in rows]
             if game_id is not None:
                 if text is None:
