@@ -548,7 +548,8 @@ class GameHub:
 
     async def _read_on(self, game: WebGame) -> None:
         """Replace a copy found behind the store by a write (its in-memory move discarded):
-        the stored game, or `_gone` when it is no longer in progress."""
+        the stored game, or `_gone` when it is no longer in progress. Not `_fresh`, which
+        leaves alone a copy that is over, as a move the store refused may have left it."""
         version = await self.store_call(self.store.game_version, game.game_id)
         if version is None:
             self._gone(game)
