@@ -15,6 +15,7 @@ from setuptools import setup
 
 COMPILED = [
     "src/fifteentwo/actions.py",
+    "src/fifteentwo/app/describe.py",
     "src/fifteentwo/cards.py",
     "src/fifteentwo/engine/deal.py",
     "src/fifteentwo/engine/play.py",
@@ -23,10 +24,12 @@ COMPILED = [
     "src/fifteentwo/game.py",
     "src/fifteentwo/observation.py",
     "src/fifteentwo/scoring.py",
+    "src/fifteentwo/web/view.py",
 ]
 """The modules mypyc compiles: the state machine (`game` and its parts in `engine`), the scoring
-it calls, and the cards, actions, events and observations it reads and builds on every step
-(docs/speed.md). They are compiled together, as one group, so calls between them are C calls."""
+it calls, the cards, actions, events and observations it reads and builds on every step, and
+the web server's event sentences and state messages (`app.describe`, `web.view`;
+docs/speed.md). They are compiled together, as one group, so calls between them are C calls."""
 
 
 def compiled_modules() -> list[object]:

@@ -43,12 +43,14 @@ from fifteentwo.actions import (
     TurnStarter,
     fast_constructor,
 )
+from fifteentwo.app import describe
 from fifteentwo.cards import DECK, Card
 from fifteentwo.engine import deal, play, show, state
 from fifteentwo.errors import IllegalActionError
 from fifteentwo.game import Game, Observation
 from fifteentwo.players import GreedyPlayer, RandomPlayer
 from fifteentwo.rules import PRESETS, find_rules
+from fifteentwo.web import view
 
 ALL_ACTIONS: list[Action] = [
     *PLAY_ACTIONS,
@@ -412,6 +414,7 @@ def test_the_engine_is_compiled_exactly_when_the_run_expects_it() -> None:
     expected = os.environ.get("FIFTEENTWO_EXPECT_COMPILED") == "1"
     assert fifteentwo.COMPILED is expected
     engine = (deal, play, show, state)
-    for module in (game_module, scoring, actions, cards_module, observation, *engine):
+    served = (describe, view)  # the web server's state messages (docs/speed.md)
+    for module in (game_module, scoring, actions, cards_module, observation, *engine, *served):
         assert module.__file__ is not None
         assert module.__file__.endswith(".py") is not expected, module.__name__

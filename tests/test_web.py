@@ -295,6 +295,25 @@ def test_history_and_review_belong_to_their_browser(client: TestClient) -> None:
     assert isinstance(review["mistakes"], list)
 
 
+def test_the_review_link_is_the_row_the_finish_stored(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game-over message names the finished row its own finish returned: the server does
+    not search the owner's last games (parsing their records) to find it."""
+    first, _, _ = play_out(client, new_game(client))
+    store = client.app.state.hub.store  # type: ignore[attr-defined]
+
+    def searched(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("searched the finished games")
+
+    monkeypatch.setattr(store, "finished_games", searched)
+    second, _, _ = play_out(client, new_game(client))
+    monkeypatch.undo()
+    history = client.get("/api/history", headers={"x-player": PLAYER}).json()
+    assert [g["id"] for g in history["games"]] == second["finished"] + first["finished"]
+    assert len(second["finished"]) == 1 and second["finished"] != first["finished"]
+
+
 def test_hint_and_coach(client: TestClient) -> None:
     game = new_game(client, coach=True)
     with client.websocket_connect("/ws") as ws:

@@ -117,6 +117,10 @@ class Session:
     """When a resumed game was last saved before this session took it up."""
     first_dealer: int | None = None
     """Who deals first (a rematch: the loser of the last game); None cuts for deal."""
+    finished_ids: list[int] = field(init=False, default_factory=list)
+    """The store's row ids of the games this session stored as finished, in order (a web page
+    links its review by them; a finish kept in the journal while the store was down has none
+    here)."""
     store_trouble: str | None = field(init=False, default=None)
     """Why the last save failed while the store is down for now (None: saved); the next save
     tries again (issue 35)."""
@@ -414,6 +418,7 @@ class Session:
         other.game = self.game.clone()
         other.players = copy.deepcopy(self.players)
         other._finished = list(self._finished)
+        other.finished_ids = list(self.finished_ids)
         other._undo_marks = list(self._undo_marks)
         other._undo_states = list(self._undo_states)
         other._stored_sets = dict(self._stored_sets)
@@ -513,9 +518,10 @@ class Session:
                     self._flush_notices()
                     return
             if finished:
-                store.finish_game(
+                ids = store.finish_game(
                     self.game_id, finished, data, meta, owner=self.owner, expected_version=expected
                 )
+                self.finished_ids.extend(i for i in ids if i)
                 if self.optimistic and data is not None and self.game_id is not None:
                     self.version = store.game_version(self.game_id)
             elif data is not None and meta is not None and self.game_id is not None:

@@ -209,7 +209,7 @@ class SQLiteStore(SqlStore):
         """The database file vanished (the data dir was removed): make a new one, so writes
         never go to a deleted file; if that fails the write is journalled. After a write that
         failed for good (a full disk), a fresh connection (issue 35)."""
-        if self._engine is not None and self.path.exists() and not self._reconnect:
+        if self._engine is not None and os.path.exists(self.path) and not self._reconnect:
             return
         self._reconnect = False
         if self._engine is not None:
