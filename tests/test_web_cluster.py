@@ -34,6 +34,7 @@ IN_PROCESS_ONLY = {
     "test_the_leak_checker_catches_leaks",  # no server at all
     "test_create_app_takes_a_path_or_a_store",  # create_app's arguments
     "test_a_slow_computer_never_stalls_the_server",  # patches a player inside the process
+    "test_the_review_link_is_the_row_the_finish_stored",  # patches the process's store
 }
 SUBSET = {
     "test_whole_games_never_leak_a_hidden_card",
