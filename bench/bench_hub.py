@@ -13,6 +13,10 @@ code (docs/web.md, "Hosting at scale")::
 The difference of the two "Collected" totals divided by the actions printed is the figure (the
 second run is the start-up: imports, the store's creation). Without Valgrind it prints the
 process's CPU per action, as noisy as any timing here.
+
+``--by-move`` plays one game at a time and prints the CPU of each action by its place in the
+game (eight at a time, the move that ends the game apart): whether a move late in a game costs
+what an early one does (issue 32), without the finishes that a timed run's later part gathers.
 """
 
 from __future__ import annotations
@@ -49,8 +53,22 @@ class Page:
         await self.inbox.put(message)
 
 
-async def play(hub: GameHub, request: NewGameRequest) -> int:
-    """One whole game through the hub, as a page plays it; the actions sent."""
+COSTS: dict[str, list[float]] = {}
+"""``--by-move``: each action's process CPU (seconds) by its place in the game."""
+
+
+def place(index: int, over: bool) -> str:
+    """The group an action's cost is counted in: eight moves at a time, the last apart."""
+    return (
+        "the move that ends the game"
+        if over
+        else f"moves {index // 8 * 8 + 1}-{index // 8 * 8 + 8}"
+    )
+
+
+async def play(hub: GameHub, request: NewGameRequest, *, by_move: bool = False) -> int:
+    """One whole game through the hub, as a page plays it; the actions sent. ``by_move``:
+    each action's CPU kept in `COSTS` (only meaningful with one game at a time)."""
     game_id, token = await hub.create(request)
     game = await hub.open(game_id, token)
     page = Page(game.session.viewer)
@@ -63,8 +81,12 @@ async def play(hub: GameHub, request: NewGameRequest) -> int:
         text = json.dumps({"type": "act", "decision": state["decision"], "action": choose(state)})
         message = parse_client_message(text)
         assert isinstance(message, ActMessage)
+        started = time.process_time()
         await hub.act(game, page.seat, message.decision, message.action)
         state = await page.inbox.get()
+        if by_move:
+            spent = time.process_time() - started
+            COSTS.setdefault(place(actions, state["over"]), []).append(spent)
         actions += 1
     return actions
 
@@ -77,7 +99,7 @@ async def run(args: argparse.Namespace, db: Path) -> tuple[int, float]:
 
     async def one() -> int:
         async with gate:
-            return await play(hub, request)
+            return await play(hub, request, by_move=args.by_move)
 
     started = time.process_time()
     counts = await asyncio.gather(*(one() for _ in range(args.games)))
@@ -94,7 +116,12 @@ def main() -> None:
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--seed", type=int, default=2026, help="the games' seeds come from it")
+    parser.add_argument(
+        "--by-move", action="store_true", help="one game at a time; CPU by place in the game"
+    )
     args = parser.parse_args()
+    if args.by_move:
+        args.concurrency = 1
     if args.games < 0 or args.concurrency < 1:
         raise SystemExit("error: --games must be 0 or more and --concurrency 1 or more")
     # the same games every run: the hub draws each game's seed from `secrets.randbits`
@@ -106,6 +133,11 @@ def main() -> None:
         f"bench_hub: {args.games} {args.variant} games against {args.level}: {actions} actions,",
         per,
     )
+    for group, costs in sorted(COSTS.items(), key=lambda kv: (kv[0][0] == "t", len(kv[0]), kv[0])):
+        costs.sort()
+        mean = sum(costs) / len(costs) * 1000
+        median = costs[len(costs) // 2] * 1000
+        print(f"  {group}: {len(costs)} actions, mean {mean:.3f} ms, median {median:.3f} ms")
     sys.stdout.flush()
 
 
