@@ -178,19 +178,17 @@ def test_a_match_that_goes_on_keeps_its_row(store: Store) -> None:
 
 
 def test_a_failing_finish_leaves_the_game_in_progress(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """If storing the finished game fails inside the transaction, nothing is removed."""
-    import fifteentwo.store.sql as mod
-
-    store = store_at(tmp_path)
+    store = backend.open()
     me = new_owner()
     game = store.create_game({"x": 1}, META, owner=me)
 
     def broken(conn: Any, row: dict[str, Any]) -> int:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(mod, "_insert_finished", broken)
+    monkeypatch.setattr(store, "_insert_finished", broken)
     with pytest.raises(RuntimeError):
         store.finish_game(game, [a_finished()], None, owner=me)
     assert store.load_game(game).data == {"x": 1}

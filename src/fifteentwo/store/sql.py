@@ -10,6 +10,7 @@ docs/store.md describes the schema and the promises.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import threading
 import time
@@ -701,16 +702,16 @@ class SqlStore(Store):
         text = None if data is None else dumps(data)
         now = utc_now()
 
-        def work(conn: sa.Connection) -> list[int]:
+        def work(conn: Any) -> list[int]:
             if game_id is not None:
                 self._lock_game(conn, game_id)
                 if owner is not None:
                     self._check_owner(conn, game_id, owner)
                 self._expect_version(conn, game_id, expected_version)
-            ids = [_insert_finished(conn, row) for row in rows]
+            ids = [self._insert_finished(conn, row) for row in rows]
             if game_id is not None:
                 if text is None:
-                    drop_game(conn, game_id)
+                    self._drop_game(conn, game_id)
                 else:
                     assert meta is not None
                     self._upsert(conn, game_id, text, meta, now)
@@ -719,7 +720,7 @@ class SqlStore(Store):
             return ids
 
         try:
-            return self._write_now(work)
+            return self._write_now(work, raw=True)  # (every statement a `Prepared` one)
         except Unavailable as exc:
             entry = {
                 "op": "finish",
@@ -730,6 +731,25 @@ class SqlStore(Store):
             }
             self._keep_elsewhere(entry, owner or "", now, str(exc))
             return []
+
+    def _insert_finished(self, conn: Any, row: dict[str, Any]) -> int:
+        """`finish_game`'s insert of one finished row (`finished_row`), a `Prepared` statement
+        (the end of every web game); its id."""
+        insert = self._hot(
+            "insert-finished",
+            lambda: (
+                sa.insert(finished_games)
+                .values({name: sa.bindparam(f"v_{name}") for name in _FINISHED_VALUES})
+                .returning(finished_games.c.id)
+            ),
+        )
+        return int(insert.run(conn, **{f"v_{k}": v for k, v in row.items()}).scalar())
+
+    def _drop_game(self, conn: Any, game_id: str) -> None:
+        """`drop_game` as `Prepared` statements (the end of every web game)."""
+        for table in (games_in_progress, turn_claims, game_moves, leases):
+            delete = self._hot(f"drop-{table.name}", functools.partial(_delete_by_game, table))
+            delete.run(conn, game_id=game_id)
 
     def finished_games(
         self, limit: int | None = None, *, owner_hint: str | None = None
@@ -1221,6 +1241,14 @@ def dumps(data: object) -> str:
     if "\x00" in text:  # JSON escapes NUL, so this never happens; PostgreSQL TEXT refuses it
         raise StoreError("the game cannot be stored: it contains a NUL character")
     return text
+
+
+_FINISHED_VALUES = tuple(c.name for c in finished_games.columns if c.name != "id")
+"""The columns `finished_row` fills."""
+
+
+def _delete_by_game(table: sa.Table) -> ClauseElement:
+    return sa.delete(table).where(table.c.game_id == sa.bindparam("game_id"))
 
 
 def drop_game(conn: sa.Connection, game_id: str) -> None:
