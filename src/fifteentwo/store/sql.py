@@ -655,7 +655,7 @@ class SqlStore(Store):
             if not self._lock_game(conn, game_id):
                 raise GameNotFound(f"there is no saved game {game_id!r}"[:200])
             self._check_owner(conn, game_id, owner)
-            drop_game(conn, game_id)
+            self._drop_game(conn, game_id)
 
         self._write_or_fail(work, f"abandon game {game_id} in")
 
@@ -671,7 +671,7 @@ class SqlStore(Store):
             moves = _moves_of(conn, [game_id]).get(game_id, [])
             content = json.dumps({**row._mapping, "moves": moves}, default=str)
             insert_aside(conn, "games_in_progress", game_id, reason, content)
-            drop_game(conn, game_id)
+            self._drop_game(conn, game_id)
             return True
 
         try:
@@ -733,8 +733,8 @@ class SqlStore(Store):
             return []
 
     def _insert_finished(self, conn: Any, row: dict[str, Any]) -> int:
-        """`finish_game`'s insert of one finished row (`finished_row`), a `Prepared` statement
-        (the end of every web game); its id."""
+        """One finished row (`finished_row`) inserted, a `Prepared` statement (the end of
+        every web game); its id."""
         insert = self._hot(
             "insert-finished",
             lambda: (
@@ -746,7 +746,8 @@ class SqlStore(Store):
         return int(insert.run(conn, **{f"v_{k}": v for k, v in row.items()}).scalar())
 
     def _drop_game(self, conn: Any, game_id: str) -> None:
-        """`drop_game` as `Prepared` statements (the end of every web game)."""
+        """A game in progress and everything kept beside it deleted (it finished or was
+        deleted), as `Prepared` statements (the end of every web game)."""
         for table in (games_in_progress, turn_claims, game_moves, leases):
             delete = self._hot(f"drop-{table.name}", functools.partial(_delete_by_game, table))
             delete.run(conn, game_id=game_id)
@@ -1086,7 +1087,7 @@ class SqlStore(Store):
             if _imported(conn, source):
                 return 0
             for row in rows:
-                _insert_finished(conn, row)
+                self._insert_finished(conn, row)
             record_import(conn, source, detail)
             return len(rows)
 
@@ -1251,13 +1252,6 @@ def _delete_by_game(table: sa.Table) -> ClauseElement:
     return sa.delete(table).where(table.c.game_id == sa.bindparam("game_id"))
 
 
-def drop_game(conn: sa.Connection, game_id: str) -> None:
-    conn.execute(sa.delete(games_in_progress).where(games_in_progress.c.game_id == game_id))
-    conn.execute(sa.delete(turn_claims).where(turn_claims.c.game_id == game_id))
-    conn.execute(sa.delete(game_moves).where(game_moves.c.game_id == game_id))
-    conn.execute(sa.delete(leases).where(leases.c.game_id == game_id))
-
-
 def _imported(conn: sa.Connection, source: str) -> bool:
     query = sa.select(imports.c.source).where(imports.c.source == source)
     return conn.execute(query).first() is not None
@@ -1368,12 +1362,6 @@ def finished_row(f: FinishedGame, game_id: str | None) -> dict[str, Any]:
         "takebacks": f.takebacks,
         "record": dumps(f.record),
     }
-
-
-def _insert_finished(conn: sa.Connection, row: dict[str, Any]) -> int:
-    result = conn.execute(sa.insert(finished_games).values(**row))
-    key = result.inserted_primary_key
-    return int(key[0]) if key is not None and key[0] is not None else 0
 
 
 def _finished_dict(raw: dict[str, Any]) -> dict[str, Any]:

@@ -41,8 +41,6 @@ from fifteentwo.store.schema import (
 from fifteentwo.store.sql import (
     SqlStore,
     Unavailable,
-    _insert_finished,
-    drop_game,
     dumps,
     finished_from_json,
     finished_row,
@@ -368,7 +366,7 @@ class SQLiteStore(SqlStore):
             if conn.execute(sa.select(imports.c.source).where(imports.c.source == key)).first():
                 return True
             for row in rows:
-                _insert_finished(conn, row)
+                self._insert_finished(conn, row)
             if game_id is not None:
                 current = conn.execute(
                     sa.select(games_in_progress.c.updated_at).where(
@@ -381,7 +379,7 @@ class SQLiteStore(SqlStore):
                     self._check_owner(conn, game_id, owner)
                     self._upsert(conn, game_id, text, meta, at)
                 elif not newer and text is None:
-                    drop_game(conn, game_id)
+                    self._drop_game(conn, game_id)
                 elif not newer and meta is not None and text is not None:
                     self._upsert(conn, game_id, text, meta, at)
             record_import(conn, key, str(entry["op"]))
