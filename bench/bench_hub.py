@@ -53,16 +53,17 @@ class Page:
         await self.inbox.put(message)
 
 
-COSTS: dict[str, list[float]] = {}
-"""``--by-move``: each action's process CPU (seconds) by its place in the game."""
+COSTS: dict[int, list[float]] = {}
+"""``--by-move``: each action's process CPU (seconds) by its group of eight moves in the game
+(`FINISH`: the move that ends the game)."""
+FINISH = 10**6
 
 
-def place(index: int, over: bool) -> str:
-    """The group an action's cost is counted in: eight moves at a time, the last apart."""
+def group_name(group: int) -> str:
     return (
         "the move that ends the game"
-        if over
-        else f"moves {index // 8 * 8 + 1}-{index // 8 * 8 + 8}"
+        if group == FINISH
+        else f"moves {group * 8 + 1}-{group * 8 + 8}"
     )
 
 
@@ -86,7 +87,7 @@ async def play(hub: GameHub, request: NewGameRequest, *, by_move: bool = False) 
         state = await page.inbox.get()
         if by_move:
             spent = time.process_time() - started
-            COSTS.setdefault(place(actions, state["over"]), []).append(spent)
+            COSTS.setdefault(FINISH if state["over"] else actions // 8, []).append(spent)
         actions += 1
     return actions
 
@@ -133,11 +134,12 @@ def main() -> None:
         f"bench_hub: {args.games} {args.variant} games against {args.level}: {actions} actions,",
         per,
     )
-    for group, costs in sorted(COSTS.items(), key=lambda kv: (kv[0][0] == "t", len(kv[0]), kv[0])):
+    for group, costs in sorted(COSTS.items()):
         costs.sort()
         mean = sum(costs) / len(costs) * 1000
         median = costs[len(costs) // 2] * 1000
-        print(f"  {group}: {len(costs)} actions, mean {mean:.3f} ms, median {median:.3f} ms")
+        name = group_name(group)
+        print(f"  {name}: {len(costs)} actions, mean {mean:.3f} ms, median {median:.3f} ms")
     sys.stdout.flush()
 
 
