@@ -518,10 +518,9 @@ class Session:
                     self._flush_notices()
                     return
             if finished:
-                ids = store.finish_game(
+                self.finished_ids += store.finish_game(
                     self.game_id, finished, data, meta, owner=self.owner, expected_version=expected
                 )
-                self.finished_ids.extend(i for i in ids if i)
                 if self.optimistic and data is not None and self.game_id is not None:
                     self.version = store.game_version(self.game_id)
             elif data is not None and meta is not None and self.game_id is not None:
