@@ -23,22 +23,9 @@ from collections.abc import Sequence
 from cfr_pegging import Solver, deals
 from fifteentwo.cards import Card
 from fifteentwo.game import Observation
-from fifteentwo.players.expert import (
-    Choice,
-    FrozenExpert2Player,
-    FrozenExpertPlayer,
-    _Leaves,
-    _Root,
-)
-from fifteentwo.players.knowledge import (
-    PIPS,
-    RANK_OF,
-    pips_floor,
-    played_by,
-    their_plays,
-    unseen_indices,
-)
-from fifteentwo.players.pegging import Guess, ModelSearch, guess_hands
+from fifteentwo.players.expert import Choice, FrozenExpert2Player, FrozenExpertPlayer
+from fifteentwo.players.knowledge import PIPS, RANK_OF, played_by
+from fifteentwo.players.pegging import ModelSearch, PlayModel, guess_hands
 from fifteentwo.players.pegtable import keep_likelihood
 from fifteentwo.players.position import near_end
 from reply_model import probabilities
@@ -296,70 +283,21 @@ class _LearnedSearch(ModelSearch):
 
     weights: tuple[float, ...] = ()
 
-    def _their_choices(
-        self, h0: tuple[int, ...], h1: tuple[int, ...], pile: tuple[int, ...], count: int
+    def replies(  # noqa: PLR0917 - `ModelSearch.replies`' arguments
+        self,
+        hand: tuple[int, ...],
+        pile: tuple[int, ...],
+        count: int,
+        counts: list[int],
+        unseen: int,
+        k: int,
     ) -> list[tuple[int, float]]:
-        counts = self.counts
-        gone = len(self._root_h0) - len(h0)
-        if gone:
-            counts = list(counts)
-            for r in self._root_h0:
-                counts[r] -= 1
-            for r in h0:
-                counts[r] += 1
-        state = (h1, pile, count, tuple(counts), self.unseen - gone, len(h0))
-        shares = probabilities(state, self.weights)
+        shares = probabilities((hand, pile, count, tuple(counts), unseen, k), self.weights)
         if len(shares) == 1:
             return list(shares.items())
         kept = {r: p for r, p in shares.items() if p >= 0.02}
         z = sum(kept.values())
         return [(r, p / z) for r, p in kept.items()]
-
-
-def learned_likelihood(
-    decisions: Sequence[tuple[tuple[int, ...], int, int, int, tuple[int, ...]]],
-    starter: int,
-    weights: list[float],
-    *,
-    leads: object,
-    lead_temperature: float,
-    lead_share: float,
-) -> object:
-    """`play_likelihood` with the learned model in place of the heuristic's softmax."""
-    from fifteentwo.players.pegging import _softmax_share
-
-    if not decisions:
-        return lambda cards: 1.0
-    played = [d[2] for d in decisions]
-
-    def likelihood(cards: tuple[int, ...]) -> float:
-        guess = [(c >> 2) + 1 for c in cards]
-        kept = guess + played
-        p = 1.0
-        for i, (pile, count, rank, k, ours) in enumerate(decisions):
-            hand = guess + played[i:]
-            row = None
-            if leads is not None and not i and not pile and not ours:
-                row = leads(tuple(sorted(hand)))  # type: ignore[operator]
-                if row is not None and rank not in row:
-                    row = None
-            counts = [4] * 14
-            for r in kept:
-                counts[r] -= 1
-            counts[starter] -= 1
-            for r in ours:
-                counts[r] -= 1
-            unseen = 51 - len(kept) - len(ours)
-            shares = probabilities((tuple(hand), pile, count, tuple(counts), unseen, k), weights)
-            model = shares.get(rank, 0.0) if len(shares) > 1 else 1.0
-            if row is None:
-                p *= model
-            else:
-                table = _softmax_share(row, rank, lead_temperature)
-                p *= lead_share * table + (1.0 - lead_share) * model
-        return p
-
-    return likelihood
 
 
 class LearnedReplies(FrozenExpert2Player):
@@ -368,90 +306,30 @@ class LearnedReplies(FrozenExpert2Player):
     heuristic at a temperature; a change to expert-2."""
 
     name = "expert-learned-replies"
-    learned_inference = True
-    learned_search = True
+    search_class = _LearnedSearch
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
-        self.weights = _learned_weights()
+        _LearnedSearch.weights = self.weights = tuple(_learned_weights())
 
-    def guesses(self, obs: Observation, *, endgame: bool = False) -> list[Guess]:
-        if not self.learned_inference or obs.starter is None:
-            return super().guesses(obs, endgame=endgame)
-        rules = obs.rules
-        opp = 1 - obs.seat
-        k = obs.hand_sizes[opp]
-        unseen = unseen_indices(obs)
-        floor = pips_floor(obs, opp) if not rules.optional_play_after_go else 1
-        pool = [c for c in unseen if PIPS[RANK_OF[c]] >= floor]
-        if len(pool) < k:
-            pool = unseen
-        draws = self._draws(len(obs.hand) + k)
-        if endgame:
-            draws = max(8, draws * 2 // 3)
-        leads = None
-        if self.lead_temperature and rules.hand_size == 6 and self.use_tables and not endgame:
-            leads = self._opening_leads
-        likelihood = learned_likelihood(
-            their_plays(obs, opp),
-            RANK_OF[obs.starter.index],
-            self.weights,
-            leads=leads,
-            lead_temperature=self.lead_temperature,
-            lead_share=self.lead_share,
-        )
-        return guess_hands(
-            self.decision_rng(obs),
-            pool,
-            k,
-            known=[c.index for c in played_by(obs, opp)],
-            draws=draws,
-            prior=self._prior(obs),
-            likelihood=likelihood,  # type: ignore[arg-type]
-            proposals=self.proposals,
-        )
+    def play_model(self) -> PlayModel:
+        weights = self.weights
 
-    def _values(
-        self, obs: Observation, guesses: list[Guess], root: _Root, *, wins: bool
-    ) -> dict[int, float]:
-        """`ExpertPlayer._values` with `_LearnedSearch` as the search."""
-        if not self.learned_search:
-            return super()._values(obs, guesses, root, wins=wins)
-        rules = obs.rules
-        starter = obs.starter
-        assert starter is not None
-        me = obs.seat
-        counts = [4] * 14
-        for _, c in obs.played:
-            counts[RANK_OF[c.index]] -= 1
-        counts[RANK_OF[starter.index]] -= 1
-        seen = len(obs.played) + 1
-        scores = (obs.scores[me], obs.scores[1 - me])
-        leaves = _Leaves(obs) if wins else None
-        totals: dict[int, float] = {}
-        for g in guesses:
-            theirs = list(counts)
-            for r in g.ranks:
-                theirs[r] -= 1
-            search = _LearnedSearch(
-                counts=theirs,
-                unseen=52 - seen - len(g.ranks),
-                target=rules.target if leaves else None,
-                leaf=leaves.leaf(g) if leaves else None,
-                second_series=rules.second_series,
-                optional_go=rules.optional_play_after_go,
-            )
-            search.weights = tuple(self.weights)
-            values = search.root(
-                root.hand, g.ranks, root.pile, root.count, root.passed, root.last, scores
-            )
-            for r, v in values.items():
-                totals[r] = totals.get(r, 0.0) + g.weight * v
-        return totals
+        def model(  # noqa: PLR0917 - a PlayModel's arguments
+            hand: tuple[int, ...],
+            pile: tuple[int, ...],
+            count: int,
+            counts: list[int],
+            unseen: int,
+            k: int,
+        ) -> dict[int, float]:
+            return probabilities((hand, pile, count, tuple(counts), unseen, k), weights)
+
+        return model
 
 
 class LearnedInference(LearnedReplies):
     """`LearnedReplies` reading the opponent's plays only (the search's replies unchanged)."""
 
     name = "expert-learned-inference"
-    learned_search = False
+    search_class = ModelSearch

@@ -77,6 +77,10 @@ def features(state: State) -> tuple[list[int], np.ndarray]:
 def probabilities(state: State, weights: Sequence[float]) -> dict[int, float]:
     """The model's probability of each distinct playable rank (pure Python: the search's
     hot path)."""
+    hand, _, count, _, _, _ = state
+    playable = {r for r in hand if count + PIPS[r] <= 31}
+    if len(playable) == 1:
+        return {playable.pop(): 1.0}
     ranks, rows = feature_rows(state)
     logits = [sum(w * f for w, f in zip(weights, row, strict=True)) for row in rows]
     top = max(logits)

@@ -43,6 +43,7 @@ from fifteentwo.players.knowledge import (
 from fifteentwo.players.pegging import (
     Guess,
     ModelSearch,
+    PlayModel,
     guess_hands,
     play_likelihood,
     sensible_keep,
@@ -95,6 +96,9 @@ class ExpertPlayer(Player):
     """Softmax temperature (points) of the opponent's replies in the play's search, over the
     standard heuristic's values (0 has it reply with the heuristic's best card): an opponent
     who plays otherwise than the heuristic is expected less exactly."""
+    search_class: type[ModelSearch] = ModelSearch
+    """The play's search for each guess; a variant may model the opponent's replies otherwise
+    (a subclass overriding `ModelSearch.replies`, as in bench/expert_variants.py)."""
     refined_endgame = True
     """Near the end, value a discard's chance of winning with the kept ranks' pegging value
     (`pegtable`) moving both sides' pegging, and the crib as a distribution of points rather
@@ -280,6 +284,7 @@ class ExpertPlayer(Player):
                 leads=leads,
                 lead_temperature=self.lead_temperature,
                 lead_share=self.lead_share,
+                model=self.play_model(),
             )
         return guess_hands(
             self.decision_rng(obs),
@@ -291,6 +296,12 @@ class ExpertPlayer(Player):
             likelihood=likelihood,
             proposals=self.proposals,
         )
+
+    def play_model(self) -> PlayModel | None:
+        """How the opponent's plays are read (None: the standard heuristic at
+        ``temperature``); a variant may read them otherwise (bench/expert_variants.py). The
+        frozen experts inherit this hook: their pinned games fail if it ever moves them."""
+        return None
 
     def _values(
         self, obs: Observation, guesses: list[Guess], root: _Root, *, wins: bool
@@ -315,7 +326,7 @@ class ExpertPlayer(Player):
             theirs = list(counts)
             for r in g.ranks:
                 theirs[r] -= 1
-            search = ModelSearch(
+            search = self.search_class(
                 counts=theirs,
                 unseen=52 - seen - len(g.ranks),
                 target=rules.target if leaves else None,
@@ -463,6 +474,7 @@ class FrozenExpertPlayer(ExpertPlayer):
     lead_temperature = 0.0
     lead_share = 1.0
     reply_temperature = 0.0
+    search_class = ModelSearch
     refined_endgame = False
 
 
@@ -487,4 +499,5 @@ class FrozenExpert2Player(ExpertPlayer):
     lead_temperature = 0.15
     lead_share = 0.5
     reply_temperature = 0.5
+    search_class = ModelSearch
     refined_endgame = True

@@ -557,8 +557,7 @@ class ModelSearch:
     def _their_choices(
         self, h0: tuple[int, ...], h1: tuple[int, ...], pile: tuple[int, ...], count: int
     ) -> list[tuple[int, float]]:
-        """The model's replies as (rank, probability): its best alone, or with a
-        ``reply_temperature`` a softmax over its values (replies below 2% dropped)."""
+        """The model's replies as (rank, probability), from what the opponent can see."""
         counts = self.counts
         gone = len(self._root_h0) - len(h0)
         if gone:
@@ -568,9 +567,21 @@ class ModelSearch:
                 counts[r] -= 1
             for r in h0:
                 counts[r] += 1
-        plays = heuristic_plays(
-            h1, pile, count, counts=counts, unseen=self.unseen - gone, k=len(h0)
-        )
+        return self.replies(h1, pile, count, counts, self.unseen - gone, len(h0))
+
+    def replies(  # noqa: PLR0917 - `heuristic_plays`' inputs, in its order
+        self,
+        hand: tuple[int, ...],
+        pile: tuple[int, ...],
+        count: int,
+        counts: list[int],
+        unseen: int,
+        k: int,
+    ) -> list[tuple[int, float]]:
+        """How the opponent replies, holding ``hand``: the heuristic's best alone, or with a
+        ``reply_temperature`` a softmax over its values (replies below 2% dropped). A
+        subclass may model the replies otherwise (bench/expert_variants.py)."""
+        plays = heuristic_plays(hand, pile, count, counts=counts, unseen=unseen, k=k)
         temperature = self.reply_temperature
         if not temperature or len(plays) == 1:
             return [(plays[0][0], 1.0)]
@@ -725,6 +736,12 @@ _REPLY_FLOOR: Final = 0.02
 LeadValues = Callable[[tuple[int, ...]], dict[int, float] | None]
 """Opening-lead values of a hand (sorted ranks): rank -> value, or None where it has none."""
 
+PlayModel = Callable[[tuple[int, ...], tuple[int, ...], int, list[int], int, int], dict[int, float]]
+"""A model of how a player chooses its card: (hand ranks, pile, count, unseen counts by rank,
+unseen, cards the next player holds) -> the probability of each distinct rank that comes in
+(`heuristic_plays`' inputs). `play_likelihood` reads plays through the heuristic's softmax
+unless given one."""
+
 
 def play_likelihood(
     decisions: Sequence[tuple[tuple[int, ...], int, int, int, tuple[int, ...]]],
@@ -734,6 +751,7 @@ def play_likelihood(
     leads: LeadValues | None = None,
     lead_temperature: float = 0.15,
     lead_share: float = 1.0,
+    model: PlayModel | None = None,
 ) -> Callable[[tuple[int, ...]], float]:
     """How well a guess at a player's unplayed cards explains their plays this deal.
 
@@ -747,6 +765,7 @@ def play_likelihood(
     With ``leads``, the opening lead of the deal may also have come from a player who leads by
     that table (a softmax at ``lead_temperature``): with probability ``lead_share`` the lead is
     read that way, otherwise through the heuristic, so a player of either kind is understood.
+    A ``model`` reads the plays in place of the heuristic's softmax (``temperature`` unused).
     """
     if not decisions:
         return lambda cards: 1.0
@@ -773,11 +792,15 @@ def play_likelihood(
             for r in ours:
                 counts[r] -= 1
             unseen = 51 - len(kept) - len(ours)
-            options = heuristic_plays(hand, pile, count, counts=counts, unseen=unseen, k=k)
-            if len(options) <= 1:
-                heuristic = 1.0
+            if model is not None:
+                shares = model(tuple(hand), pile, count, counts, unseen, k)
+                heuristic = shares.get(rank, 0.0) if len(shares) > 1 else 1.0
             else:
-                heuristic = _softmax_share({r: v for r, v, _ in options}, rank, temperature)
+                options = heuristic_plays(hand, pile, count, counts=counts, unseen=unseen, k=k)
+                if len(options) <= 1:
+                    heuristic = 1.0
+                else:
+                    heuristic = _softmax_share({r: v for r, v, _ in options}, rank, temperature)
             if row is None:
                 p *= heuristic
             else:
