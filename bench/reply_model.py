@@ -5,8 +5,9 @@ their replies in its search through the standard heuristic (`heuristic_plays`) a
 temperature. The heuristic agrees with the expert's own plays only about 63% of the time where
 there is a choice. This fits a conditional logit over the heuristic's parts (points now, the
 reply exposed, the chance of a go, the pair lead, the low card) and a few features of the card
-and the hand, on the plays of the expert and expert-1 against each other, seen as the reader
-sees them (their discards unknown), and reports how well each model predicts held-out plays.
+and the hand, on the plays of expert-2 (today's expert) and expert-1 against each other, seen
+as the reader sees them (their discards unknown), and reports how well each model predicts
+held-out plays.
 
     python bench/reply_model.py collect --games 1500 --seed 1 --out plays.json
     python bench/reply_model.py fit plays.json --out bench/reply_weights.json
@@ -29,8 +30,7 @@ import numpy as np
 
 from fifteentwo.actions import CHANCE, Play
 from fifteentwo.game import Game
-from fifteentwo.players import ExpertPlayer
-from fifteentwo.players.expert import FrozenExpertPlayer
+from fifteentwo.players.expert import FrozenExpert2Player, FrozenExpertPlayer
 from fifteentwo.players.knowledge import PIPS
 from fifteentwo.players.pegging import (
     LEAD_FROM_PAIR,
@@ -197,13 +197,14 @@ def reader_states(game: Game, seat: int) -> State:
 
 
 def collect(games: int, seed: int) -> tuple[list[State], list[int]]:
-    """The plays with a real choice in ``games`` games of the expert against expert-1."""
+    """The plays with a real choice in ``games`` games of expert-2 (today's expert, frozen, so
+    the data rebuilds the same after the expert moves on) against expert-1."""
     states: list[State] = []
     chosen: list[int] = []
     rules = PRESETS["standard"]
     for g in range(games):
         s = seed * 100_000 + g
-        players = [ExpertPlayer(s), FrozenExpertPlayer(s + 1)]
+        players = [FrozenExpert2Player(s), FrozenExpertPlayer(s + 1)]
         if g % 2:
             players.reverse()
         game = Game(rules, seed=s)
