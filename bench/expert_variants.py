@@ -17,15 +17,18 @@ so the figure can be reproduced; move what wins into `ExpertPlayer` and re-measu
 
 from __future__ import annotations
 
+import functools
+import json
 import random
 from collections.abc import Sequence
+from pathlib import Path
 
 from cfr_pegging import Solver, deals
 from fifteentwo.cards import Card
 from fifteentwo.game import Observation
 from fifteentwo.players.expert import Choice, FrozenExpert2Player, FrozenExpertPlayer
 from fifteentwo.players.knowledge import PIPS, RANK_OF, played_by
-from fifteentwo.players.pegging import ModelSearch, PlayModel, guess_hands
+from fifteentwo.players.pegging import ModelSearch, PlayModel, guess_hands, likely_replies
 from fifteentwo.players.pegtable import keep_likelihood
 from fifteentwo.players.position import near_end
 from reply_model import probabilities
@@ -269,19 +272,27 @@ class WinPlayAll2(FrozenExpert2Player):
     endgame_play = 1000
 
 
-def _learned_weights() -> list[float]:
+@functools.cache
+def _learned_weights() -> tuple[float, ...]:
     """The reply model's weights (`reply_model.py fit ... --out bench/reply_weights.json`)."""
-    import json
-    from pathlib import Path
+    data = json.loads(Path(__file__).with_name("reply_weights.json").read_text())
+    return tuple(float(w) for w in data["weights"])
 
-    data = json.loads((Path(__file__).with_name("reply_weights.json")).read_text())
-    return [float(w) for w in data["weights"]]
+
+def learned_model(  # noqa: PLR0917 - a PlayModel's arguments
+    hand: tuple[int, ...],
+    pile: tuple[int, ...],
+    count: int,
+    counts: list[int],
+    unseen: int,
+    k: int,
+) -> dict[int, float]:
+    """The learned model of a strong player's plays, as a `PlayModel`."""
+    return probabilities((hand, pile, count, tuple(counts), unseen, k), _learned_weights())
 
 
 class _LearnedSearch(ModelSearch):
     """`ModelSearch` whose opponent replies by the learned model instead of the heuristic."""
-
-    weights: tuple[float, ...] = ()
 
     def replies(  # noqa: PLR0917 - `ModelSearch.replies`' arguments
         self,
@@ -292,12 +303,7 @@ class _LearnedSearch(ModelSearch):
         unseen: int,
         k: int,
     ) -> list[tuple[int, float]]:
-        shares = probabilities((hand, pile, count, tuple(counts), unseen, k), self.weights)
-        if len(shares) == 1:
-            return list(shares.items())
-        kept = {r: p for r, p in shares.items() if p >= 0.02}
-        z = sum(kept.values())
-        return [(r, p / z) for r, p in kept.items()]
+        return likely_replies(learned_model(hand, pile, count, counts, unseen, k))
 
 
 class LearnedReplies(FrozenExpert2Player):
@@ -308,24 +314,8 @@ class LearnedReplies(FrozenExpert2Player):
     name = "expert-learned-replies"
     search_class = _LearnedSearch
 
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed)
-        _LearnedSearch.weights = self.weights = tuple(_learned_weights())
-
     def play_model(self) -> PlayModel:
-        weights = self.weights
-
-        def model(  # noqa: PLR0917 - a PlayModel's arguments
-            hand: tuple[int, ...],
-            pile: tuple[int, ...],
-            count: int,
-            counts: list[int],
-            unseen: int,
-            k: int,
-        ) -> dict[int, float]:
-            return probabilities((hand, pile, count, tuple(counts), unseen, k), weights)
-
-        return model
+        return learned_model
 
 
 class LearnedInference(LearnedReplies):

@@ -585,10 +585,7 @@ class ModelSearch:
         temperature = self.reply_temperature
         if not temperature or len(plays) == 1:
             return [(plays[0][0], 1.0)]
-        shares = _softmax({r: v for r, v, _ in plays}, temperature)
-        kept = {r: p for r, p in shares.items() if p >= _REPLY_FLOOR}
-        z = sum(kept.values())
-        return [(r, p / z) for r, p in kept.items()]
+        return likely_replies(_softmax({r: v for r, v, _ in plays}, temperature))
 
     def root(  # noqa: PLR0917 - the search's state, in its order
         self,
@@ -732,6 +729,15 @@ class ModelSearch:
 
 _REPLY_FLOOR: Final = 0.02
 """Soft replies less likely than this are left out of the search (and the rest rescaled)."""
+
+
+def likely_replies(shares: dict[int, float]) -> list[tuple[int, float]]:
+    """A model's replies as the search takes them: (rank, probability), those below
+    `_REPLY_FLOOR` left out and the rest rescaled."""
+    kept = {r: p for r, p in shares.items() if p >= _REPLY_FLOOR}
+    z = sum(kept.values())
+    return [(r, p / z) for r, p in kept.items()]
+
 
 LeadValues = Callable[[tuple[int, ...]], dict[int, float] | None]
 """Opening-lead values of a hand (sorted ranks): rank -> value, or None where it has none."""
