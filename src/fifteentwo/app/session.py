@@ -37,6 +37,7 @@ from fifteentwo.actions import (
     Phase,
     Play,
 )
+from fifteentwo.app.drawn import counted
 from fifteentwo.cards import Card
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.game import Game, Observation
@@ -143,10 +144,11 @@ class Session:
         init=False, default=(None, 0, 0), repr=False, compare=False
     )
     """(the game object, its log length, its seat decisions) when `decision_count` last counted."""
-    _packs: dict[int, tuple[Any, str]] = field(
+    _packs: dict[int, tuple[random.Random, Any, str]] = field(
         init=False, default_factory=dict, repr=False, compare=False
     )
-    """The last state packed of each RNG (by id): packed again only when it moved."""
+    """The last state packed of each RNG (by id: the RNG, its draws or its whole state then,
+    the text): packed again only when it moved."""
     _meta_known: tuple[tuple[Any, ...], GameMeta] | None = field(
         init=False, default=None, repr=False, compare=False
     )
@@ -565,13 +567,15 @@ class Session:
         self._stored_sets = {}  # (the next step sets every state again)
 
     def _pack(self, rng: random.Random) -> str:
-        """`_pack_rng`, remembered while the RNG's state stays the same."""
-        state = rng.getstate()
+        """`_pack_rng`, remembered while the RNG's state stays the same: known by its count of
+        draws (`counted`), without reading the whole state, unless it is of another class."""
+        tracked = counted(rng)
+        mark: Any = rng.getstate() if tracked is None else tracked.moves
         known = self._packs.get(id(rng))
-        if known is not None and known[0] == state:
-            return known[1]
+        if known is not None and known[0] is rng and known[1] == mark:
+            return known[2]
         packed = _pack_rng(rng)
-        self._packs[id(rng)] = (state, packed)
+        self._packs[id(rng)] = (rng, mark, packed)
         return packed
 
     def step_json(self) -> dict[str, Any]:
