@@ -117,6 +117,28 @@ class SqlStore(Store):
         self._down_since: float | None = None
         self._prepared: dict[str, Prepared] = {}
 
+    @contextlib.contextmanager
+    def idle(self, wait: float = 0.0) -> Iterator[bool]:
+        """Whether this process may use the store now, having waited at most ``wait``
+        seconds for its other threads to leave it, and no failure is being waited out.
+        While True the store is held for the caller, whose own calls go straight in: a
+        server's event loop writes a quick move there instead of handing it to a thread
+        (issue 32), never waiting long on the store."""
+        if self._down_since is not None or not self._well():
+            yield False  # (failing: its retries would keep the caller waiting)
+            return
+        if not self._lock.acquire(timeout=wait):
+            yield False
+            return
+        try:
+            yield self._down_since is None and self._well()
+        finally:
+            self._lock.release()
+
+    def _well(self) -> bool:
+        """Whether the last writes went through (no journal, no retries being cut short)."""
+        return True
+
     def _hot(self, name: str, build: Callable[[], ClauseElement]) -> Prepared:
         """A statement of the hot path (a web action), compiled once for this database."""
         found = self._prepared.get(name)

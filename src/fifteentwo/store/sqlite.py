@@ -195,7 +195,10 @@ class SQLiteStore(SqlStore):
         return any(word in text for word in _TRANSIENT)
 
     def _write_retries(self) -> int:
-        return 0 if time.monotonic() < self._degraded_until else self.retries
+        return self.retries if self._well() else 0
+
+    def _well(self) -> bool:
+        return time.monotonic() >= self._degraded_until
 
     def _give_up_at_once(self, exc: BaseException) -> bool:
         # issue 35: after a full disk (or an I/O error) the connection may stay unusable when

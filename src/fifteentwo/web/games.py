@@ -63,6 +63,8 @@ IDLE_SECONDS: Final = 600.0
 KIND: Final = "web"
 
 _T = TypeVar("_T")
+_Move = tuple[list[Event], float]
+"""A move made: its events and the computers' thinking in seconds (`WebSession.timed_act`)."""
 
 
 CLAIM_SECONDS: Final = 15.0
@@ -70,6 +72,12 @@ CLAIM_SECONDS: Final = 15.0
 claim of a process that died lapses after this, and another process takes the turn."""
 QUICK_MOVE: Final = 0.05
 """A move on the quick thread that takes longer than this (seconds) marks its game slow."""
+STORE_WAIT: Final = 0.01
+"""How long the event loop waits for the store's other users before it hands a quick move to
+the quick thread instead (seconds)."""
+PROVEN_MOVES: Final = 50
+"""Moves in a row a quick level makes within `QUICK_MOVE` before its games' moves are made on
+the event loop itself (`GameHub.compute_move`)."""
 CLAIM_POLL: Final = 0.1
 """How often a process waiting for another's computer turn looks at the store."""
 
@@ -287,6 +295,8 @@ class GameHub:
         pool."""
         self._quick_since: float | None = None
         """When the quick thread's current move began (None: it is idle)."""
+        self._proven: dict[type, int] = {}
+        """Each quick level's moves in a row made within `QUICK_MOVE` (`compute_move`)."""
         self._open_store = open_store
         self._store: Store | None = None
         self.owner = new_owner()
@@ -430,28 +440,60 @@ class GameHub:
         """Run engine or bot work on the pool, off the event loop."""
         return await asyncio.get_running_loop().run_in_executor(self._compute, partial(fn, *args))
 
-    async def compute_move(self, game: WebGame, fn: Callable[..., _T], *args: Any) -> _T:
-        """`compute` for a move of ``game``: on the quick thread when its computers answer at
-        once and the store is SQLite, else on the pool. A move that took longer than
-        `QUICK_MOVE` there sends its game to the pool for good, and while the quick thread is
-        held up past it, moves go to the pool too: a computer slower than its level says
-        delays others once, never for long."""
+    async def compute_move(
+        self, game: WebGame, fn: Callable[..., _Move | None], *args: Any
+    ) -> _Move | None:
+        """`compute` for a move of ``game`` (``fn`` returns its events and the computers'
+        thinking, as `WebSession.timed_act`). A game whose computers all answer at once, on
+        SQLite: on the event loop itself once their levels have proven quick, else on the
+        quick thread; the slow levels' moves and PostgreSQL's go to the pool.
+
+        On the loop, a move costs about a quarter less CPU than on a thread, where the
+        thread and the loop hand the interpreter lock to each other at every SQLite call
+        (docs/web.md, "Hosting at scale"). It goes there only when the store is free within
+        `STORE_WAIT` and well (`SqlStore.idle`: no other thread of this process in it, no
+        failure being waited out), and only for levels whose last `PROVEN_MOVES` moves each
+        thought under `QUICK_MOVE`. A move whose computers thought longer sends its game to
+        the pool for good and its levels back to the quick thread until they have proven
+        quick again; while the quick thread is held up past `QUICK_MOVE`, moves go to the
+        pool: a computer slower than its level says delays others once, never for long."""
         loop = asyncio.get_running_loop()
         held = self._quick_since is not None and time.monotonic() - self._quick_since > QUICK_MOVE
-        local = self._write_checks_version
-        if game.slow or held or not local or game.session.decision_first():
+        store = self._store
+        if game.slow or held or not isinstance(store, SQLiteStore) or game.session.decision_first():
             return await loop.run_in_executor(self._compute, partial(fn, *args))
+        levels = {type(player) for player in game.session.players.values()}
+        if all(self._proven.get(level, 0) >= PROVEN_MOVES for level in levels):
+            with store.idle(wait=STORE_WAIT) as free:
+                if free:
+                    done = fn(*args)
+                    self._timed(game, levels, done)
+                    return done
 
-        def timed() -> _T:
-            self._quick_since = started = time.monotonic()
+        def timed() -> _Move | None:
+            self._quick_since = time.monotonic()
             try:
-                return fn(*args)
+                done = fn(*args)
             finally:
                 self._quick_since = None
-                if time.monotonic() - started > QUICK_MOVE:
-                    game.slow = True
+            self._timed(game, levels, done)
+            return done
 
         return await loop.run_in_executor(self._quick, timed)
+
+    def _timed(self, game: WebGame, levels: set[type], done: _Move | None) -> None:
+        """Count a quick move to its levels' proof by its computers' thinking (what a level
+        costs wherever it runs, whatever the store and the other threads were doing), or send
+        a slow one's game to the pool and its levels back to the quick thread."""
+        if done is None:
+            return  # (not made: this copy was behind)
+        if done[1] > QUICK_MOVE:
+            game.slow = True
+            for level in levels:
+                self._proven[level] = 0
+        else:
+            for level in levels:
+                self._proven[level] = self._proven.get(level, 0) + 1
 
     # --- games -------------------------------------------------------------------------------
 
