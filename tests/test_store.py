@@ -31,6 +31,7 @@ from fifteentwo.store import (
 )
 from fifteentwo.store.migrate import import_old_history
 from fifteentwo.store.schema import SCHEMA_VERSION
+from fifteentwo.store.sql import HEARTBEAT_BATCH
 from fifteentwo.store.sqlite import SQLiteStore
 from fifteentwo.store.summary import finished_from_record
 from store_backends import Backend
@@ -119,6 +120,25 @@ def test_a_second_live_owner_is_refused_until_released(store: Store) -> None:
     store.claim(game, owner=other)
     with pytest.raises(GameBusy):
         store.claim(game, owner=me)
+
+
+def test_many_leases_are_renewed_at_once_and_a_live_holder_keeps_its_own(
+    backend: Backend, store: Store
+) -> None:
+    """A server renews all its games' leases in a few writes (`Store.heartbeat_many`): each
+    lease it holds beats again, a game another live session holds is left to that session."""
+    me, other = new_owner(), new_owner()
+    mine = [store.create_game({"n": i}, META, owner=me) for i in range(HEARTBEAT_BATCH + 7)]
+    theirs = store.create_game({}, META, owner=other)
+    backend.execute("UPDATE leases SET heartbeat = ? WHERE owner = ?", (1000.0, me))  # (old)
+    store.heartbeat_many([*mine, theirs], owner=me)
+    beats = dict(backend.execute("SELECT game_id, heartbeat FROM leases"))
+    assert all(float(beats[g]) > 1000.0 for g in mine)
+    holder = backend.execute("SELECT owner FROM leases WHERE game_id = ?", (theirs,))
+    assert holder == [(other,)]
+    with pytest.raises(GameBusy):  # (the other session's lease still stands against us)
+        store.save_game(theirs, {"x": 1}, META, owner=me)
+    store.heartbeat_many([], owner=me)
 
 
 def test_a_lease_of_a_dead_process_can_be_taken(tmp_path: Path) -> None:

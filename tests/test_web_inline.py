@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -218,3 +219,42 @@ def test_the_store_says_when_it_is_idle(tmp_path: Path) -> None:
             assert not free
     finally:
         store.close()
+
+
+def test_the_sweep_renews_every_game_s_lease_in_a_few_writes(
+    tmp_path: Path, flaky: type[Flaky]
+) -> None:
+    """The sweeper renews the leases of all the games a process holds with one store call
+    (`Store.heartbeat_many`), not one write per game."""
+    path = tmp_path / "games.sqlite3"
+
+    async def scenario() -> None:
+        hub = GameHub(lambda: open_store(path))
+        await hub.start()
+        try:
+            players = [Player(hub) for _ in range(3)]
+            for player in players:
+                await player.start()
+                await player.move()
+            with sqlite3.connect(path) as db:
+                db.execute("UPDATE leases SET heartbeat = 1000.0")
+            store: Any = hub.store
+            calls: list[str] = []
+            for name in ("heartbeat", "heartbeat_many"):
+                method = getattr(store, name)
+
+                def counted(*args: Any, _name: str = name, _m: Any = method, **kw: Any) -> Any:
+                    calls.append(_name)
+                    return _m(*args, **kw)
+
+                setattr(store, name, counted)
+            await hub.sweep()
+            assert calls == ["heartbeat_many"]
+            with sqlite3.connect(path) as db:
+                beats = dict(db.execute("SELECT game_id, heartbeat FROM leases"))
+            assert {p.game.game_id for p in players} <= set(beats)
+            assert all(float(beats[p.game.game_id]) > 1000.0 for p in players)
+        finally:
+            await hub.close()
+
+    asyncio.run(scenario())

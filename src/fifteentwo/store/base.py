@@ -9,6 +9,7 @@ PostgreSQL backend implements the same methods for a hosted server (docs/store.m
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import socket
@@ -532,6 +533,12 @@ class Store(ABC):
     @abstractmethod
     def heartbeat(self, game_id: str, *, owner: str) -> None:
         """Renew ``owner``'s lease (a long-lived server calls this while a player thinks)."""
+
+    def heartbeat_many(self, game_ids: Sequence[str], *, owner: str) -> None:
+        """`heartbeat` for each game; a game another live session holds is left to it."""
+        for game_id in game_ids:
+            with contextlib.suppress(GameBusy):
+                self.heartbeat(game_id, owner=owner)
 
     @abstractmethod
     def list_games(self, *, owner_hint: str | None = None) -> list[SavedGame]:

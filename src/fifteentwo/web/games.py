@@ -866,8 +866,10 @@ class GameHub:
             await listener.send(message)
 
     async def sweep(self) -> None:
-        """Drop idle games from memory (releasing their leases) and renew the others."""
+        """Drop idle games from memory (releasing their leases) and renew the others (all in
+        a few writes: `Store.heartbeat_many`)."""
         now = time.monotonic()
+        renew = []
         for game_id, game in list(self.games.items()):
             if game.lock.locked():
                 continue
@@ -878,8 +880,10 @@ class GameHub:
                     with contextlib.suppress(StoreError):
                         await self.compute(game.session.release)
             elif not game.session.is_over:
-                with contextlib.suppress(StoreError):
-                    await self.store_call(self.store.heartbeat, game_id, owner=self.owner)
+                renew.append(game_id)
+        if renew:
+            with contextlib.suppress(StoreError):
+                await self.store_call(self.store.heartbeat_many, renew, owner=self.owner)
 
     async def run_sweeper(self, every: float = 60.0) -> None:
         """`sweep` forever (a server task)."""
