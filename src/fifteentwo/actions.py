@@ -7,6 +7,7 @@ renders events; a record stores actions and chance outcomes; a bot returns actio
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -341,12 +342,21 @@ class HandCounted(_Value):
         object.__setattr__(self, "nobs_in_crib", nobs_in_crib)
 
     def score(self) -> HandScore:
-        """The itemized count, computed on demand (events stay cheap in self-play)."""
-        result = score_hand(self.cards, self.starter, crib=self.crib)
-        if self.crib and not self.nobs_in_crib:
-            items = tuple(i for i in result.items if i.kind != "nobs")
-            result = HandScore(result.hand, result.starter, result.crib, items)
-        return result
+        """The itemized count, computed on demand (events stay cheap in self-play), and
+        shared by the calls about one hand (a message says the count and lists its items)."""
+        return _shown_score(self.cards, self.starter, self.crib, self.nobs_in_crib)
+
+
+@functools.lru_cache(maxsize=64)
+def _shown_score(
+    cards: tuple[Card, ...], starter: Card, crib: bool, nobs_in_crib: bool
+) -> HandScore:
+    """`HandCounted.score`, remembered for the last hands shown."""
+    result = score_hand(cards, starter, crib=crib)
+    if crib and not nobs_in_crib:
+        items = tuple(i for i in result.items if i.kind != "nobs")
+        result = HandScore(result.hand, result.starter, result.crib, items)
+    return result
 
 
 @dataclass(frozen=True, slots=True, init=False)
