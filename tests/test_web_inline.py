@@ -6,10 +6,12 @@ the quick thread, and a store that is busy or failing is never waited on from th
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
 import threading
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -92,10 +94,23 @@ def flaky(monkeypatch: pytest.MonkeyPatch) -> type[Flaky]:
     return Flaky
 
 
-async def _until_proven(hub: GameHub, player: Player) -> None:
+@contextlib.asynccontextmanager
+async def a_hub(path: Path) -> AsyncIterator[GameHub]:
+    hub = GameHub(lambda: open_store(path))
+    await hub.start()
+    try:
+        yield hub
+    finally:
+        await hub.close()
+
+
+async def a_proven_game(hub: GameHub) -> Player:
+    """A game against `Flaky`, played until the level has proven quick."""
+    player = Player(hub)
+    await player.start()
     for _ in range(40):
         if hub._proven.get(Flaky, 0) >= web_games.PROVEN_MOVES:
-            return
+            return player
         await player.move()
     raise AssertionError("the level never proved quick")
 
@@ -104,12 +119,8 @@ def test_a_proven_quick_level_moves_on_the_loop_until_a_move_is_slow(
     tmp_path: Path, flaky: type[Flaky]
 ) -> None:
     async def scenario() -> None:
-        hub = GameHub(lambda: open_store(tmp_path / "games.sqlite3"))
-        await hub.start()
-        try:
-            one = Player(hub)
-            await one.start()
-            await _until_proven(hub, one)
+        async with a_hub(tmp_path / "games.sqlite3") as hub:
+            one = await a_proven_game(hub)
             # proving: on the quick thread (the moves at the game's start are the pool's)
             assert "fifteentwo-quick_0" in flaky.threads
             assert threading.current_thread().name not in flaky.threads
@@ -128,20 +139,14 @@ def test_a_proven_quick_level_moves_on_the_loop_until_a_move_is_slow(
             await two.start()
             await two.move_answered()
             assert flaky.threads and set(flaky.threads) == {"fifteentwo-quick_0"}
-        finally:
-            await hub.close()
 
     asyncio.run(scenario())
 
 
 def test_a_busy_store_is_not_waited_on_from_the_loop(tmp_path: Path, flaky: type[Flaky]) -> None:
     async def scenario() -> None:
-        hub = GameHub(lambda: open_store(tmp_path / "games.sqlite3"))
-        await hub.start()
-        try:
-            one = Player(hub)
-            await one.start()
-            await _until_proven(hub, one)
+        async with a_hub(tmp_path / "games.sqlite3") as hub:
+            one = await a_proven_game(hub)
             store: Any = hub.store
             loop_thread = threading.current_thread().name
 
@@ -168,20 +173,14 @@ def test_a_busy_store_is_not_waited_on_from_the_loop(tmp_path: Path, flaky: type
             assert not one.game.slow
             await one.move_answered()
             assert set(flaky.threads) == {loop_thread}
-        finally:
-            await hub.close()
 
     asyncio.run(scenario())
 
 
 def test_a_failing_store_is_not_written_from_the_loop(tmp_path: Path, flaky: type[Flaky]) -> None:
     async def scenario() -> None:
-        hub = GameHub(lambda: open_store(tmp_path / "games.sqlite3"))
-        await hub.start()
-        try:
-            one = Player(hub)
-            await one.start()
-            await _until_proven(hub, one)
+        async with a_hub(tmp_path / "games.sqlite3") as hub:
+            one = await a_proven_game(hub)
             store: Any = hub.store
             loop_thread = threading.current_thread().name
             store._degraded_until = time.monotonic() + 60  # writing to the journal: not well
@@ -190,8 +189,6 @@ def test_a_failing_store_is_not_written_from_the_loop(tmp_path: Path, flaky: typ
             store._degraded_until = 0.0
             await one.move_answered()
             assert flaky.threads and set(flaky.threads) == {loop_thread}
-        finally:
-            await hub.close()
 
     asyncio.run(scenario())
 
@@ -229,9 +226,7 @@ def test_the_sweep_renews_every_game_s_lease_in_a_few_writes(
     path = tmp_path / "games.sqlite3"
 
     async def scenario() -> None:
-        hub = GameHub(lambda: open_store(path))
-        await hub.start()
-        try:
+        async with a_hub(path) as hub:
             players = [Player(hub) for _ in range(3)]
             for player in players:
                 await player.start()
@@ -254,7 +249,5 @@ def test_the_sweep_renews_every_game_s_lease_in_a_few_writes(
                 beats = dict(db.execute("SELECT game_id, heartbeat FROM leases"))
             assert {p.game.game_id for p in players} <= set(beats)
             assert all(float(beats[p.game.game_id]) > 1000.0 for p in players)
-        finally:
-            await hub.close()
 
     asyncio.run(scenario())
