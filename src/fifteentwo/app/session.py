@@ -68,6 +68,8 @@ FULL_SAVE_MIN = 48
 """Steps of the game log (decisions, chance, computers) after a full save before the next one
 is due, at least; after that, as many as the log held at the last full save (so full saves come
 at doubling lengths and a step costs O(1) on average: docs/store.md, "Moves")."""
+PACKS_KEPT = 16
+"""RNGs whose packed state a session remembers (its game's and players', a few over)."""
 
 
 class SaveError(FifteenTwoError):
@@ -575,6 +577,8 @@ class Session:
         if known is not None and known[0] is rng and known[1] == mark:
             return known[2]
         packed = _pack_rng(rng)
+        if len(self._packs) > PACKS_KEPT:  # (RNGs of games taken back stay here otherwise)
+            self._packs.clear()
         self._packs[id(rng)] = (rng, mark, packed)
         return packed
 
