@@ -219,11 +219,12 @@ def test_the_store_says_when_it_is_idle(tmp_path: Path) -> None:
 
 
 def test_the_sweep_renews_every_game_s_lease_in_a_few_writes(
-    tmp_path: Path, flaky: type[Flaky]
+    tmp_path: Path, flaky: type[Flaky], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The sweeper renews the leases of all the games a process holds with one store call
+    """The sweeper renews the leases of all the games a process holds a batch at a time
     (`Store.heartbeat_many`), not one write per game."""
     path = tmp_path / "games.sqlite3"
+    monkeypatch.setattr(web_games, "SWEEP_BATCH", 2)
 
     async def scenario() -> None:
         async with a_hub(path) as hub:
@@ -244,7 +245,7 @@ def test_the_sweep_renews_every_game_s_lease_in_a_few_writes(
 
                 setattr(store, name, counted)
             await hub.sweep()
-            assert calls == ["heartbeat_many"]
+            assert calls == ["heartbeat_many", "heartbeat_many"]  # (3 games, 2 to a write)
             with sqlite3.connect(path) as db:
                 beats = dict(db.execute("SELECT game_id, heartbeat FROM leases"))
             assert {p.game.game_id for p in players} <= set(beats)
