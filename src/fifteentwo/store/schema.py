@@ -37,8 +37,8 @@ __all__ = [
     "web_sessions",
 ]
 
-SCHEMA_VERSION: Final = 8
-"""The newest schema (``schema_version.version``; Alembic revision ``v8``)."""
+SCHEMA_VERSION: Final = 9
+"""The newest schema (``schema_version.version``; Alembic revision ``v9``)."""
 
 
 class UtcTime(sa.types.TypeDecorator[Any]):
