@@ -133,6 +133,7 @@ def test_a_version_1_store_is_migrated_keeping_its_games(tmp_path: Path) -> None
         ):
             conn.execute(f"DROP TABLE {name}")
         conn.execute("DROP INDEX finished_by_owner")
+        conn.execute("DROP INDEX games_in_progress_seq")  # (v9)
         conn.execute("UPDATE schema_version SET version = 1")  # as version 1 wrote it
     conn.close()
     with SQLiteStore(path) as s:
@@ -158,6 +159,7 @@ def test_tables_written_before_due_times_are_kept_by_the_migration(backend: Back
     backend.execute("DROP TABLE web_sessions")
     if backend.kind == "sqlite":
         backend.execute("DROP INDEX finished_by_owner")
+        backend.execute("DROP INDEX games_in_progress_seq")  # (v9)
         backend.execute("UPDATE schema_version SET version = 2")
     else:
         backend.execute("DROP TABLE imports")
