@@ -124,6 +124,17 @@ def test_full_saves_come_at_doubling_lengths() -> None:
     assert FULL_SAVE_MIN >= 16
 
 
+def test_games_started_together_spread_their_first_full_saves() -> None:
+    """Each game's first full save after its creation is due somewhere from `FULL_SAVE_MIN`
+    to twice that by its seed: a thousand games started at once do not all write theirs in
+    the same seconds."""
+    seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="greedy")]
+    rules = find_rules("standard")
+    due = [Session(rules, seats, seed).full_save_min for seed in range(4 * FULL_SAVE_MIN)]
+    assert set(due) == set(range(FULL_SAVE_MIN, 2 * FULL_SAVE_MIN))
+    assert Session(rules, seats, 2**63 + 5).full_save_min in range(FULL_SAVE_MIN, 2 * FULL_SAVE_MIN)
+
+
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=8),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),

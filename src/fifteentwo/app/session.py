@@ -560,8 +560,15 @@ class Session:
             self._full_saved is self.game
             and not self.game.is_over
             and log >= self._saved_log
-            and log - self._log_at_full < max(FULL_SAVE_MIN, self._log_at_full)
+            and log - self._log_at_full < max(self.full_save_min, self._log_at_full)
         )
+
+    @property
+    def full_save_min(self) -> int:
+        """The log's growth after which a full save is due, at least: `FULL_SAVE_MIN` to twice
+        that, by the game's seed, so games started together (a server's thousand, a club's
+        round) do not all write their full saves in the same few seconds (issue 32)."""
+        return FULL_SAVE_MIN + self.seed % FULL_SAVE_MIN
 
     def _mark_full_save(self) -> None:
         self._full_saved = self.game
