@@ -66,8 +66,9 @@ SAVE_FORMAT = "fifteentwo-save/1"
 
 FULL_SAVE_MIN = 48
 """Steps of the game log (decisions, chance, computers) after a full save before the next one
-is due, at least; after that, as many as the log held at the last full save (so full saves come
-at doubling lengths and a step costs O(1) on average: docs/store.md, "Moves")."""
+is due, at least (each game adds up to as many again by its seed: `Session.full_save_min`);
+after that, as many as the log held at the last full save (so full saves come at doubling
+lengths and a step costs O(1) on average: docs/store.md, "Moves")."""
 PACKS_KEPT = 16
 """RNGs whose packed state a session remembers (its game's and players', a few over)."""
 
