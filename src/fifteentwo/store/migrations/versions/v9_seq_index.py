@@ -1,8 +1,8 @@
 """v9 (issue 32): an index on ``games_in_progress.seq`` in SQLite, where every save numbers
-its game after the latest (``max(seq) + 1``). Without it that maximum read every game in
-progress, full save and all, at every full save (about 4 ms with a thousand games) and scanned
-the ``(owner_hint, seq)`` index at every step. PostgreSQL numbers saves from a sequence and
-needs no index.
+its game after the latest (``max(seq) + 1``). Without it that maximum scanned the
+``(owner_hint, seq)`` index at every save, so a step cost more the more games were in progress
+(216 us at 1,000 against 157 with it). PostgreSQL numbers saves from a sequence and needs no
+index.
 
 Revision ID: v9
 Revises: v8
