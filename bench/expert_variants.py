@@ -28,7 +28,7 @@ from fifteentwo.cards import Card
 from fifteentwo.game import Observation
 from fifteentwo.players.expert import Choice, FrozenExpert2Player, FrozenExpertPlayer
 from fifteentwo.players.knowledge import PIPS, RANK_OF, played_by
-from fifteentwo.players.pegging import ModelSearch, PlayModel, guess_hands, likely_replies
+from fifteentwo.players.pegging import PlayModel, guess_hands
 from fifteentwo.players.pegtable import keep_likelihood
 from fifteentwo.players.position import near_end
 from reply_model import probabilities
@@ -291,30 +291,17 @@ def learned_model(  # noqa: PLR0917 - a PlayModel's arguments
     return probabilities((hand, pile, count, tuple(counts), unseen, k), _learned_weights())
 
 
-class _LearnedSearch(ModelSearch):
-    """`ModelSearch` whose opponent replies by the learned model instead of the heuristic."""
-
-    def replies(  # noqa: PLR0917 - `ModelSearch.replies`' arguments
-        self,
-        hand: tuple[int, ...],
-        pile: tuple[int, ...],
-        count: int,
-        counts: list[int],
-        unseen: int,
-        k: int,
-    ) -> list[tuple[int, float]]:
-        return likely_replies(learned_model(hand, pile, count, counts, unseen, k))
-
-
 class LearnedReplies(FrozenExpert2Player):
     """Issue 33: the opponent's plays read, and their replies predicted in the search, by a
     model learned from the experts' own plays (`reply_model.py`) instead of the standard
     heuristic at a temperature; a change to expert-2."""
 
     name = "expert-learned-replies"
-    search_class = _LearnedSearch
 
     def play_model(self) -> PlayModel:
+        return learned_model
+
+    def reply_model(self) -> PlayModel | None:
         return learned_model
 
 
@@ -322,4 +309,6 @@ class LearnedInference(LearnedReplies):
     """`LearnedReplies` reading the opponent's plays only (the search's replies unchanged)."""
 
     name = "expert-learned-inference"
-    search_class = ModelSearch
+
+    def reply_model(self) -> PlayModel | None:
+        return None

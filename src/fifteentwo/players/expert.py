@@ -96,9 +96,6 @@ class ExpertPlayer(Player):
     """Softmax temperature (points) of the opponent's replies in the play's search, over the
     standard heuristic's values (0 has it reply with the heuristic's best card): an opponent
     who plays otherwise than the heuristic is expected less exactly."""
-    search_class: type[ModelSearch] = ModelSearch
-    """The play's search for each guess; a variant may model the opponent's replies otherwise
-    (a subclass overriding `ModelSearch.replies`, as in bench/expert_variants.py)."""
     refined_endgame = True
     """Near the end, value a discard's chance of winning with the kept ranks' pegging value
     (`pegtable`) moving both sides' pegging, and the crib as a distribution of points rather
@@ -303,6 +300,11 @@ class ExpertPlayer(Player):
         frozen experts inherit this hook: their pinned games fail if it ever moves them."""
         return None
 
+    def reply_model(self) -> PlayModel | None:
+        """How the play's search expects the opponent to reply (None: the standard heuristic,
+        at ``reply_temperature``); a variant may model it otherwise, as `play_model`."""
+        return None
+
     def _values(
         self, obs: Observation, guesses: list[Guess], root: _Root, *, wins: bool
     ) -> dict[int, float]:
@@ -326,7 +328,7 @@ class ExpertPlayer(Player):
             theirs = list(counts)
             for r in g.ranks:
                 theirs[r] -= 1
-            search = self.search_class(
+            search = ModelSearch(
                 counts=theirs,
                 unseen=52 - seen - len(g.ranks),
                 target=rules.target if leaves else None,
@@ -334,6 +336,7 @@ class ExpertPlayer(Player):
                 second_series=rules.second_series,
                 optional_go=rules.optional_play_after_go,
                 reply_temperature=self.reply_temperature,
+                reply_model=self.reply_model(),
             )
             values = search.root(
                 root.hand, g.ranks, root.pile, root.count, root.passed, root.last, scores
@@ -474,7 +477,6 @@ class FrozenExpertPlayer(ExpertPlayer):
     lead_temperature = 0.0
     lead_share = 1.0
     reply_temperature = 0.0
-    search_class = ModelSearch
     refined_endgame = False
 
 
@@ -499,5 +501,4 @@ class FrozenExpert2Player(ExpertPlayer):
     lead_temperature = 0.15
     lead_share = 0.5
     reply_temperature = 0.5
-    search_class = ModelSearch
     refined_endgame = True

@@ -542,9 +542,11 @@ class ModelSearch:
         target: int | None = None,
         leaf: Leaf | None = None,
         reply_temperature: float = 0.0,
+        reply_model: PlayModel | None = None,
     ) -> None:
         self.counts = list(counts)
         self.reply_temperature = reply_temperature
+        self.reply_model = reply_model
         self.unseen = unseen
         self.second_series = second_series
         self.optional_go = optional_go
@@ -557,7 +559,9 @@ class ModelSearch:
     def _their_choices(
         self, h0: tuple[int, ...], h1: tuple[int, ...], pile: tuple[int, ...], count: int
     ) -> list[tuple[int, float]]:
-        """The model's replies as (rank, probability), from what the opponent can see."""
+        """The model's replies as (rank, probability), from what the opponent can see: the
+        heuristic's best alone, or with a ``reply_temperature`` a softmax over its values, or
+        a ``reply_model``'s (bench/expert_variants.py); replies below 2% dropped."""
         counts = self.counts
         gone = len(self._root_h0) - len(h0)
         if gone:
@@ -567,21 +571,10 @@ class ModelSearch:
                 counts[r] -= 1
             for r in h0:
                 counts[r] += 1
-        return self.replies(h1, pile, count, counts, self.unseen - gone, len(h0))
-
-    def replies(  # noqa: PLR0917 - `heuristic_plays`' inputs, in its order
-        self,
-        hand: tuple[int, ...],
-        pile: tuple[int, ...],
-        count: int,
-        counts: list[int],
-        unseen: int,
-        k: int,
-    ) -> list[tuple[int, float]]:
-        """How the opponent replies, holding ``hand``: the heuristic's best alone, or with a
-        ``reply_temperature`` a softmax over its values (replies below 2% dropped). A
-        subclass may model the replies otherwise (bench/expert_variants.py)."""
-        plays = heuristic_plays(hand, pile, count, counts=counts, unseen=unseen, k=k)
+        unseen, k = self.unseen - gone, len(h0)
+        if self.reply_model is not None:
+            return likely_replies(self.reply_model(h1, pile, count, counts, unseen, k))
+        plays = heuristic_plays(h1, pile, count, counts=counts, unseen=unseen, k=k)
         temperature = self.reply_temperature
         if not temperature or len(plays) == 1:
             return [(plays[0][0], 1.0)]
