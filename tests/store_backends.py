@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,20 @@ BACKENDS = ("sqlite", "postgres")
 
 
 @functools.cache
+def as_before_v10(execute: Callable[..., Any]) -> None:
+    """Undo schema v10 in a store: its full saves back in ``games_in_progress.data``, where v9
+    and every earlier schema kept them, and the list's index on ``(owner_hint, seq)`` again;
+    for the tests that make an old store out of a new one."""
+    execute("ALTER TABLE games_in_progress ADD COLUMN data TEXT NOT NULL DEFAULT ''")
+    execute(
+        "UPDATE games_in_progress SET data = (SELECT s.data FROM game_saves s "
+        "WHERE s.game_id = games_in_progress.game_id)"
+    )
+    execute("DROP TABLE game_saves")
+    execute("DROP INDEX games_in_progress_owner")
+    execute("CREATE INDEX games_in_progress_recent ON games_in_progress (owner_hint, seq)")
+
+
 def postgres_problem() -> str | None:
     """Why PostgreSQL tests cannot run here, or None."""
     try:

@@ -211,7 +211,7 @@ def test_a_corrupt_row_is_set_aside_and_reported_once(
     run_main(["play", "--seed", "3", "--short", *FAST], capsys, stdin="q\n")
     conn = sqlite3.connect(fifteentwo_data_dir / "fifteentwo.sqlite3")
     with conn:
-        conn.execute("UPDATE games_in_progress SET data = 'garbage'")
+        conn.execute("UPDATE game_saves SET data = 'garbage'")
     conn.close()
     code, out, err = run_main(["play", "--short", *FAST], capsys, stdin="q\n")
     assert code == 0 and out.startswith("New game: short to 61")

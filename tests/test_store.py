@@ -244,13 +244,31 @@ def test_finished_ints_are_bounded(store: Store) -> None:
     assert store.finished_games() == []
 
 
+def test_a_game_whose_full_save_is_missing_is_set_aside(backend: Backend) -> None:
+    """Since v10 a game's full save is a row of its own (`game_saves`): a game row without
+    one is unreadable like any other, set aside with what is left, never a failure."""
+    store = backend.open()
+    me = new_owner()
+    good = store.create_game({"ok": True}, META, owner=me)
+    bad = store.create_game({"ok": False}, META, owner=me)
+    store.append_move(bad, {"append": {"decisions": [1]}}, META, owner=me)
+    backend.execute("DELETE FROM game_saves WHERE game_id = ?", (bad,))
+    assert [g.game_id for g in store.list_games()] == [good]
+    (notice,) = store.take_notices()
+    assert bad in notice and "set aside" in notice and "\n" not in notice
+    with pytest.raises(GameNotFound):
+        store.load_game(bad)
+    (content,) = [c for (c,) in backend.execute("SELECT content FROM set_aside")]
+    assert json.loads(content)["moves"] == ['{"append":{"decisions":[1]}}']
+
+
 def test_corrupt_rows_are_set_aside_and_reported(backend: Backend) -> None:
     store = backend.open()
     me = new_owner()
     good = store.create_game({"ok": True}, META, owner=me)
     bad = store.create_game({"ok": False}, META, owner=me)
     row = store.add_finished(a_finished())
-    backend.execute("UPDATE games_in_progress SET data = '{broken' WHERE game_id = ?", (bad,))
+    backend.execute("UPDATE game_saves SET data = '{broken' WHERE game_id = ?", (bad,))
     backend.execute("UPDATE finished_games SET record = '[1' WHERE id = ?", (row,))
     with pytest.raises(CorruptGame) as info:
         store.load_game(bad)
@@ -458,7 +476,8 @@ def test_fuzzed_rows_are_set_aside_never_lost(
     conn = sqlite3.connect(folder / "g.sqlite3")
     try:
         with conn:
-            conn.execute(f"UPDATE games_in_progress SET {game_column} = ?", (junk,))
+            table = "game_saves" if game_column == "data" else "games_in_progress"
+            conn.execute(f"UPDATE {table} SET {game_column} = ?", (junk,))
             conn.execute(f"UPDATE finished_games SET {finished_column} = ?", (more,))
     except sqlite3.IntegrityError:
         assume(False)  # NULL in a NOT NULL column cannot be written

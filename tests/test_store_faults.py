@@ -322,8 +322,6 @@ def test_json_in_the_store_is_plain_text(tmp_path: Path) -> None:
     game = store.create_game({"seed": 2**70}, META, owner=new_owner())
     store.close()
     conn = sqlite3.connect(tmp_path / "g.sqlite3")
-    (text,) = conn.execute(
-        "SELECT data FROM games_in_progress WHERE game_id = ?", (game,)
-    ).fetchone()
+    (text,) = conn.execute("SELECT data FROM game_saves WHERE game_id = ?", (game,)).fetchone()
     conn.close()
     assert json.loads(text) == {"seed": 2**70}

@@ -10,6 +10,7 @@ import pytest
 
 from fifteentwo.store.base import (
     AccountExists,
+    GameMeta,
     RatingUpdate,
     Store,
     TableConflict,
@@ -17,7 +18,9 @@ from fifteentwo.store.base import (
     utc_now,
 )
 from fifteentwo.store.sqlite import SCHEMA_VERSION, SQLiteStore
-from store_backends import Backend
+from store_backends import Backend, as_before_v10
+
+META = GameMeta("standard", 121, ("you", "greedy"), ("human", "greedy"), (0, 0))
 
 
 def test_settings_are_remembered_across_opens(backend: Backend) -> None:
@@ -119,6 +122,7 @@ def test_a_version_1_store_is_migrated_keeping_its_games(tmp_path: Path) -> None
     path = tmp_path / "old.sqlite3"
     with SQLiteStore(path) as s:
         s.set_setting("x", "1")
+        game = s.create_game({"n": 1}, META, owner="me")
     conn = sqlite3.connect(path)
     with conn:
         for name in (
@@ -134,10 +138,12 @@ def test_a_version_1_store_is_migrated_keeping_its_games(tmp_path: Path) -> None
             conn.execute(f"DROP TABLE {name}")
         conn.execute("DROP INDEX finished_by_owner")
         conn.execute("DROP INDEX games_in_progress_seq")  # (v9)
+        as_before_v10(conn.execute)  # (v10)
         conn.execute("UPDATE schema_version SET version = 1")  # as version 1 wrote it
     conn.close()
     with SQLiteStore(path) as s:
         assert s.get_setting("x") is None
+        assert s.load_game(game).data == {"n": 1}
         s.set_setting("x", "2")
         assert s.get_setting("x") == "2"
     conn = sqlite3.connect(path)
@@ -157,6 +163,7 @@ def test_tables_written_before_due_times_are_kept_by_the_migration(backend: Back
     backend.execute("DROP TABLE game_moves")
     backend.execute("DROP TABLE turn_claims")
     backend.execute("DROP TABLE web_sessions")
+    as_before_v10(backend.execute)  # (v10)
     if backend.kind == "sqlite":
         backend.execute("DROP INDEX finished_by_owner")
         backend.execute("DROP INDEX games_in_progress_seq")  # (v9)

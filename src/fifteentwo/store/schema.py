@@ -23,6 +23,7 @@ __all__ = [
     "accounts",
     "finished_games",
     "game_moves",
+    "game_saves",
     "games_in_progress",
     "imports",
     "leases",
@@ -37,8 +38,8 @@ __all__ = [
     "web_sessions",
 ]
 
-SCHEMA_VERSION: Final = 9
-"""The newest schema (``schema_version.version``; Alembic revision ``v9``)."""
+SCHEMA_VERSION: Final = 10
+"""The newest schema (``schema_version.version``; Alembic revision ``v10``)."""
 
 
 class UtcTime(sa.types.TypeDecorator[Any]):
@@ -91,11 +92,22 @@ games_in_progress = sa.Table(
     sa.Column("kind", sa.Text, nullable=False),
     sa.Column("owner_hint", sa.Text, nullable=False),
     sa.Column("meta", sa.Text, nullable=False),
-    sa.Column("data", sa.Text, nullable=False),
     sa.Column("created_at", UtcTime, nullable=False),
     sa.Column("updated_at", UtcTime, nullable=False),
     sa.Column("seq", sa.BigInteger, nullable=False),
 )
+"""A game in progress: its details and order of play, updated at every step (a narrow row:
+its full save is in `game_saves`)."""
+
+game_saves = sa.Table(
+    "game_saves",
+    metadata,
+    sa.Column("game_id", sa.Text, primary_key=True),
+    sa.Column("data", sa.Text, nullable=False),
+)
+"""A game in progress's full save (`Store.save_game`), written now and then: apart from its
+``games_in_progress`` row since v10, because SQLite rewrites a whole row, a 10 to 20 KB save
+and all, when a step updates the row's details."""
 
 game_moves = sa.Table(
     "game_moves",
@@ -104,7 +116,7 @@ game_moves = sa.Table(
     sa.Column("n", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("data", sa.Text, nullable=False),
 )
-"""A game's steps since its full save in ``games_in_progress.data`` (`Store.append_move`)."""
+"""A game's steps since its full save in ``game_saves`` (`Store.append_move`)."""
 
 leases = sa.Table(
     "leases",

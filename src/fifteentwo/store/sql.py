@@ -62,6 +62,7 @@ from fifteentwo.store.schema import (
     accounts,
     finished_games,
     game_moves,
+    game_saves,
     games_in_progress,
     imports,
     leases,
@@ -494,6 +495,7 @@ class SqlStore(Store):
         """A game's full save written (made or replaced), its steps deleted (superseded);
         its new version. ``conn``: a `Connection` or a `_raw` one (`Prepared` statements)."""
         upsert = self._hot("upsert", self._upsert_statement)
+        save = self._hot("save", self._save_statement)
         delete = self._hot(
             "delete-steps",
             lambda: sa.delete(game_moves).where(game_moves.c.game_id == sa.bindparam("game_id")),
@@ -505,18 +507,22 @@ class SqlStore(Store):
             v_kind=meta.kind,
             v_owner_hint=meta.owner_hint,
             v_meta=self._checked_meta(meta)[1],
-            v_data=text,
             v_created_at=at,
             v_updated_at=at,
         ).scalar()
         if version is None:
             raise StoreError(f"game {game_id} was not written")
+        save.run(conn, game_id=game_id, v_data=text)
         delete.run(conn, game_id=game_id)
         return int(version)
 
+    def _save_statement(self) -> ClauseElement:
+        """A game's full save text, made or replaced (`game_saves`)."""
+        return self._upsert_into(game_saves, "game_id", _bound("game_id", ("data",), "v_"))
+
     def _upsert_statement(self) -> ClauseElement:
-        """A game's full save: made, or replaced but for when it was made."""
-        names = ("kind", "owner_hint", "meta", "data", "created_at", "updated_at")
+        """A game's row: made, or replaced but for when it was made."""
+        names = ("kind", "owner_hint", "meta", "created_at", "updated_at")
         values = _bound("game_id", names, "v_") | {"seq": self._next_seq()}
         upsert = self._upsert_into(games_in_progress, "game_id", values, keep=("created_at",))
         return upsert.returning(games_in_progress.c.seq)
@@ -647,14 +653,22 @@ class SqlStore(Store):
     _GAME_COLUMNS: Final = (
         games_in_progress.c.game_id,
         games_in_progress.c.meta,
-        games_in_progress.c.data,
+        game_saves.c.data,
         games_in_progress.c.created_at,
         games_in_progress.c.updated_at,
         games_in_progress.c.seq,
     )
+    _GAMES: Final = games_in_progress.outerjoin(
+        game_saves, game_saves.c.game_id == games_in_progress.c.game_id
+    )
+    """A game's row with its full save (a row without one is read as unreadable: set aside)."""
 
     def load_game(self, game_id: str) -> SavedGame:
-        query = sa.select(*self._GAME_COLUMNS).where(games_in_progress.c.game_id == game_id)
+        query = (
+            sa.select(*self._GAME_COLUMNS)
+            .select_from(self._GAMES)
+            .where(games_in_progress.c.game_id == game_id)
+        )
 
         def read(conn: sa.Connection) -> tuple[Any, list[str]]:
             return conn.execute(query).first(), _moves_of(conn, [game_id]).get(game_id, [])
@@ -671,7 +685,11 @@ class SqlStore(Store):
             ) from None
 
     def list_games(self, *, owner_hint: str | None = None) -> list[SavedGame]:
-        query = sa.select(*self._GAME_COLUMNS).order_by(games_in_progress.c.seq.desc())
+        query = (
+            sa.select(*self._GAME_COLUMNS)
+            .select_from(self._GAMES)
+            .order_by(games_in_progress.c.seq.desc())
+        )
         if owner_hint is not None:
             query = query.where(games_in_progress.c.owner_hint == owner_hint)
 
@@ -710,7 +728,10 @@ class SqlStore(Store):
             if row is None:
                 return False
             moves = _moves_of(conn, [game_id]).get(game_id, [])
-            content = json.dumps({**row._mapping, "moves": moves}, default=str)
+            save = conn.execute(
+                sa.select(game_saves.c.data).where(game_saves.c.game_id == game_id)
+            ).scalar()
+            content = json.dumps({**row._mapping, "data": save, "moves": moves}, default=str)
             insert_aside(conn, "games_in_progress", game_id, reason, content)
             self._drop_game(conn, game_id)
             return True
@@ -789,7 +810,7 @@ class SqlStore(Store):
     def _drop_game(self, conn: Any, game_id: str) -> None:
         """A game in progress and everything kept beside it deleted (it finished or was
         deleted), as `Prepared` statements (the end of every web game)."""
-        for table in (games_in_progress, turn_claims, game_moves, leases):
+        for table in (games_in_progress, game_saves, turn_claims, game_moves, leases):
             delete = self._hot(f"drop-{table.name}", functools.partial(_delete_by_game, table))
             delete.run(conn, game_id=game_id)
 
@@ -1327,6 +1348,8 @@ def _moves_of(conn: sa.Connection, game_ids: Sequence[str]) -> dict[str, list[st
 
 def _saved_game(row: tuple[Any, ...], moves: Sequence[str] = ()) -> SavedGame:
     game_id, meta, data, created, updated, version = row
+    if data is None:
+        raise ValueError("the game's full save is missing")
     loaded = json.loads(data)
     if not isinstance(loaded, dict):
         raise ValueError("the saved game is not a JSON object")
