@@ -115,11 +115,22 @@ def test_a_second_live_owner_is_refused_until_released(store: Store) -> None:
         store.save_game(game, {"x": 1}, META, owner=other)
     with pytest.raises(GameBusy):
         store.delete_game(game, owner=other)
-    assert store.load_game(game).data == {}
+    version = store.game_version(game)
+    assert version is not None
+    for expected in (None, version):  # (PostgreSQL writes a checked step in one statement)
+        with pytest.raises(GameBusy):
+            store.append_move(game, {"set": {"x": 2}}, META, owner=other, expected_version=expected)
+    assert store.load_game(game).data == {} and store.game_version(game) == version
     store.release(game, owner=me)
     store.claim(game, owner=other)
     with pytest.raises(GameBusy):
         store.claim(game, owner=me)
+    version = store.game_version(game)
+    assert store.append_move(game, {"set": {"x": 3}}, META, owner=other, expected_version=version)
+    assert store.load_game(game).data == {"x": 3, "moves_applied": 1}
+    with pytest.raises(GameConflict):  # (that version is gone: compare and swap)
+        store.append_move(game, {"set": {"x": 4}}, META, owner=other, expected_version=version)
+    assert store.load_game(game).data == {"x": 3, "moves_applied": 1}
 
 
 def test_many_leases_are_renewed_at_once_and_a_live_holder_keeps_its_own(

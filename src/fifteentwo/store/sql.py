@@ -27,6 +27,7 @@ except ImportError:  # pragma: no cover - the core install
     orjson = None  # type: ignore[assignment]
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.pool import PoolProxiedConnection
+from sqlalchemy.sql.dml import ReturningUpdate
 from sqlalchemy.sql.expression import ClauseElement
 
 from fifteentwo.store.base import (
@@ -379,8 +380,12 @@ class SqlStore(Store):
                 .with_for_update()
             ),
         )
-        row: Any = lease.run(conn, game_id=game_id).first()
-        if row is None:
+        return self._judge_lease(lease.run(conn, game_id=game_id).first(), game_id, owner)
+
+    def _judge_lease(self, row: Any, game_id: str, owner: str) -> bool:
+        """`_check_owner` of the lease ``row`` read (owner, pid, host, heartbeat; None or a row
+        of None: no lease)."""
+        if row is None or row[0] is None:
             return False
         _holder, pid, host, beat = row
         if row[0] == owner:
@@ -552,17 +557,13 @@ class SqlStore(Store):
         }
         if expected_version is not None:
             values["expected"] = checked_int(expected_version, "version", limit=2**62)
-        update = self._hot(f"step-update-{checked}", lambda: self._step_update(checked))
-        insert = self._hot("step-insert", self._step_insert)
 
         def work(conn: Any) -> int | None:
-            fresh = self._check_owner(conn, game_id, owner)
-            version = update.run(conn, **values).scalar()  # (the row lock serializes writers)
+            version, fresh = self._write_step(conn, values, text, owner, checked=checked)
             if version is None:
                 if expected_version is not None and self._version(conn, game_id) is not None:
                     raise GameConflict(f"game {game_id} was moved on in another process")
                 return None
-            insert.run(conn, game_id=game_id, data=text)
             if not fresh:
                 self._take(conn, game_id, owner)
             return int(version)
@@ -572,7 +573,22 @@ class SqlStore(Store):
         except Unavailable:
             return None  # the caller saves the whole game (journalled if need be)
 
-    def _step_update(self, checked: bool) -> ClauseElement:
+    def _write_step(
+        self, conn: Any, values: dict[str, Any], text: str, owner: str, *, checked: bool
+    ) -> tuple[int | None, bool]:
+        """A step's statements: the lease checked (`GameBusy`), the game's row updated (only
+        at ``values["expected"]`` when ``checked``) and, if it was, the step's row added; the
+        game's new version (None: not updated) and whether ``owner``'s lease is fresh."""
+        game_id = values["game_id"]
+        fresh = self._check_owner(conn, game_id, owner)
+        update = self._hot(f"step-update-{checked}", lambda: self._step_update(checked))
+        version = update.run(conn, **values).scalar()  # (the row lock serializes writers)
+        if version is not None:
+            insert = self._hot("step-insert", self._step_insert)
+            insert.run(conn, game_id=game_id, data=text)
+        return version, fresh
+
+    def _step_update(self, checked: bool) -> ReturningUpdate[tuple[int]]:
         """A step's update of its game's row (only at ``:expected`` when ``checked``)."""
         row = games_in_progress.c
         where = [row.game_id == sa.bindparam("game_id")]
