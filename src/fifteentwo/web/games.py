@@ -298,7 +298,8 @@ class GameHub:
         overlaps: one thread answered a fifth fewer moves there. The slow levels keep the
         pool."""
         self._quick_since: float | None = None
-        """When the quick thread's current move began (None: it is idle)."""
+        """When the quick thread's current move was handed to it, or began if another was
+        running then (None: it is idle): a move that waits to start under load counts."""
         self._proven: dict[type, int] = {}
         """Each quick level's moves in a row made within `QUICK_MOVE` (`compute_move`)."""
         self._open_store = open_store
@@ -475,7 +476,8 @@ class GameHub:
                     return done
 
         def timed() -> _Move | None:
-            self._quick_since = time.monotonic()
+            if self._quick_since is None:
+                self._quick_since = time.monotonic()
             try:
                 done = fn(*args)
             finally:
@@ -483,6 +485,8 @@ class GameHub:
             self._timed(game, levels, done)
             return done
 
+        if self._quick_since is None:
+            self._quick_since = time.monotonic()
         return await loop.run_in_executor(self._quick, timed)
 
     def _timed(self, game: WebGame, levels: set[type], done: _Move | None) -> None:
