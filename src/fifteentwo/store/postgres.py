@@ -197,6 +197,8 @@ class PostgresStore(SqlStore):
         lock.run(conn, game_id=game_id)
         return super()._lock_game(conn, game_id)
 
+    _reads_alone = True  # (read committed: a statement alone sees what it would in one)
+
     def _next_seq(self) -> Any:
         return sa.Sequence("games_seq").next_value()
 

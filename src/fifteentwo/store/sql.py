@@ -276,6 +276,11 @@ class SqlStore(Store):
     def _before_write(self) -> None:
         """Make sure there is something to write to (SQLite: a removed file is made again)."""
 
+    _reads_alone: bool = False
+    """A `_raw` read runs outside a transaction (PostgreSQL: autocommit): the one-statement
+    reads of the hot path (`game_version`, before every web move there) then cost one round
+    trip to the server instead of three (begin, the read, commit)."""
+
     def _raw_begin(self, write: bool) -> str | None:
         """The statement that begins a `_raw` transaction (None: the driver begins one)."""
         return None
@@ -294,7 +299,10 @@ class SqlStore(Store):
             pooled = engine.raw_connection()
         except error as exc:
             raise sa.exc.DBAPIError.instance(None, None, exc, error, dialect=dialect) from exc
+        alone = not write and self._reads_alone
         try:
+            if alone:
+                pooled.dbapi_connection.autocommit = True  # type: ignore[union-attr]
             begin = self._raw_begin(write)
             if begin is not None:
                 pooled.cursor().execute(begin)
@@ -313,6 +321,9 @@ class SqlStore(Store):
                 None, None, exc, error, connection_invalidated=lost, dialect=dialect
             ) from exc
         finally:
+            if alone:
+                with contextlib.suppress(Exception):  # (a lost connection has none)
+                    pooled.dbapi_connection.autocommit = False  # type: ignore[union-attr]
             pooled.close()
 
     def _read(self, work: Callable[[Any], _T], *, raw: bool = False) -> _T:
