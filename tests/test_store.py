@@ -152,23 +152,34 @@ def test_many_leases_are_renewed_at_once_and_a_live_holder_keeps_its_own(
     store.heartbeat_many([], owner=me)
 
 
-def test_a_lease_of_a_dead_process_can_be_taken(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
+def test_a_lease_of_a_dead_process_can_be_taken(backend: Backend) -> None:
+    """By a claim, and by a version-checked step of another session (PostgreSQL writes those
+    as one statement, which leaves another session's lease to the transaction that judges
+    it): the process that held the game has ended."""
     code = (
         "import sys; from fifteentwo.store import open_store, GameMeta;"
         "s = open_store(sys.argv[1]);"
         "m = GameMeta('short', 61, ('You', 'C'), ('human', 'greedy'), (0, 0));"
-        "print(s.create_game({}, m, owner='dead'))"
+        "print(s.create_game({}, m, owner='dead')); print(s.create_game({}, m, owner='dead'))"
     )
-    game = subprocess.run(
-        [sys.executable, "-c", code, str(path)],
+    games = subprocess.run(
+        [sys.executable, "-c", code, backend.url],
         check=True,
         capture_output=True,
         text=True,
         timeout=60,
-    ).stdout.strip()
-    store = SQLiteStore(path)
-    store.claim(game, owner=new_owner())  # the process that held it has ended
+    ).stdout.split()
+    store = backend.open()
+    me = new_owner()
+    store.claim(games[0], owner=me)
+    version = store.game_version(games[1])
+    assert store.append_move(games[1], {"set": {"x": 1}}, META, owner=me, expected_version=version)
+    assert store.load_game(games[1]).data == {"x": 1, "moves_applied": 1}
+    other = new_owner()
+    version = store.game_version(games[1])
+    with pytest.raises(GameBusy):  # (and now the lease is ours, alive)
+        store.append_move(games[1], {"set": {"x": 2}}, META, owner=other, expected_version=version)
+    assert store.game_version(games[1]) == version
 
 
 def test_finish_moves_a_game_in_one_transaction(store: Store) -> None:

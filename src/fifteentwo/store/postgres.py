@@ -12,6 +12,7 @@ Needs the ``postgres`` extra (psycopg 3).
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from typing import Any, Final
@@ -205,26 +206,38 @@ class PostgresStore(SqlStore):
     def _write_step(
         self, conn: Any, values: dict[str, Any], text: str, owner: str, *, checked: bool
     ) -> tuple[int | None, bool]:
-        """`SqlStore._write_step` in one statement when it is ``checked`` (every web game's:
-        `Session.optimistic`): each statement is a round trip to the server and most of a
-        step's CPU in psycopg (three statements and the transaction's two). The lease is read
-        under its lock in the same statement as the writes and judged after them; a live lease
-        of another session raises `GameBusy`, which rolls the writes back (`_raw`).
+        """`SqlStore._write_step` as one statement on its own when it is ``checked`` (every
+        web game's: `Session.optimistic`): each statement, and the transaction's begin and
+        commit, is a round trip to the server and most of a step's CPU in psycopg, and this
+        is one where the three statements of a transaction were five.
 
-        Only when checked: the step's number is read in the statement's snapshot, so two
-        unchecked writers of one game could both take the same one, where the separate insert
-        read it after the row's lock. A checked update is made only on the version its
-        writer read, and every writer of a game's steps moves that version on."""
+        The statement writes only where no other session holds a lease on the game (read
+        under its lock); where one does, nothing is written and the step is made as
+        `SqlStore` makes it, in a transaction that judges that lease (`GameBusy` while it
+        lives, taken over when it lapsed). Only when checked: the step's number is read in
+        the statement's snapshot, so two unchecked writers of one game could both take the
+        same one, where the separate insert read it after the row's lock; a checked update is
+        made only on the version its writer read, and every writer of a game's steps moves
+        that version on."""
         if not checked:
             return super()._write_step(conn, values, text, owner, checked=checked)
-        step = self._hot("step-at-version", self._step_statement)
-        row = step.run(conn, **values, data=text).first()
-        fresh = self._judge_lease(row[1:], values["game_id"], owner)
-        return row[0], fresh
+        step = self._hot("step-alone", self._step_statement)
+        dbapi = conn.dbapi_connection
+        dbapi.autocommit = True  # (no transaction is open: this is the write's first statement)
+        try:
+            row = step.run(conn, **values, data=text, owner=owner).first()
+        finally:
+            with contextlib.suppress(Exception):  # (a lost connection is replaced by the pool)
+                dbapi.autocommit = False
+        version, holder = row[0], row[1]
+        if version is None and holder is not None and holder != owner:
+            return super()._write_step(conn, values, text, owner, checked=checked)
+        return version, self._judge_lease(row[1:], values["game_id"], owner)
 
     def _step_statement(self) -> Any:
-        """``WITH lease (locked), moved (the row's update), added (the step's row, only if
-        moved) SELECT`` the new version and the lease, in one row whatever was found."""
+        """``WITH lease (locked), moved (the row's update, unless another session holds the
+        lease), added (the step's row, only if moved) SELECT`` the new version and the lease,
+        in one row whatever was found."""
         held = leases.c
         lease = (
             sa.select(held.owner, held.pid, held.host, held.heartbeat)
@@ -232,7 +245,8 @@ class PostgresStore(SqlStore):
             .with_for_update()
             .cte("lease")
         )
-        moved = self._step_update(checked=True).cte("moved")
+        foreign = sa.exists().where(lease.c.owner != sa.bindparam("owner"))
+        moved = self._step_update(checked=True).where(~foreign).cte("moved")
         number = (
             sa.select(sa.func.coalesce(sa.func.max(game_moves.c.n), 0) + 1)
             .where(game_moves.c.game_id == sa.bindparam("game_id"))
