@@ -1,9 +1,9 @@
 """v10 (issue 32): a game's full save moves from ``games_in_progress.data`` to a table of its
 own, ``game_saves``. Every step updates its game's row (details, order of play), and SQLite
 writes a row whole: with the save in it, a step rewrote 10 to 20 KB of overflow pages to
-change a few bytes (a step at 1,000 games in progress: 250 to 290 us of CPU with the save in
-the row against 180 to 240 without). PostgreSQL keeps large values apart already (TOAST); the
-schema is one for both.
+change a few bytes (a step at 1,000 games in progress, ``bench/bench_steps.py``: 245 and 269 us
+of CPU with the save in the row, 190 and 200 without, the index change below included).
+PostgreSQL keeps large values apart already (TOAST); the schema is one for both.
 
 The index a player's list of games reads, ``games_in_progress_recent`` on ``(owner_hint,
 seq)``, becomes one on ``owner_hint`` alone: ``seq`` changes at every step, so that index was
