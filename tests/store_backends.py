@@ -24,7 +24,6 @@ PG_URL = os.environ.get("FIFTEENTWO_TEST_POSTGRES", "postgresql://postgres@127.0
 BACKENDS = ("sqlite", "postgres")
 
 
-@functools.cache
 def as_before_v10(execute: Callable[..., Any]) -> None:
     """Undo schema v10 in a store: its full saves back in ``games_in_progress.data``, where v9
     and every earlier schema kept them, and the list's index on ``(owner_hint, seq)`` again;
@@ -39,6 +38,7 @@ def as_before_v10(execute: Callable[..., Any]) -> None:
     execute("CREATE INDEX games_in_progress_recent ON games_in_progress (owner_hint, seq)")
 
 
+@functools.cache
 def postgres_problem() -> str | None:
     """Why PostgreSQL tests cannot run here, or None."""
     try:

@@ -207,9 +207,12 @@ class PostgresStore(SqlStore):
         self, conn: Any, values: dict[str, Any], text: str, owner: str, *, checked: bool
     ) -> tuple[int | None, bool]:
         """`SqlStore._write_step` as one statement on its own when it is ``checked`` (every
-        web game's: `Session.optimistic`): each statement, and the transaction's begin and
-        commit, is a round trip to the server and most of a step's CPU in psycopg, and this
-        is one where the three statements of a transaction were five.
+        web game's: `Session.optimistic`): each statement, and a transaction's begin and
+        commit, is a round trip to the server and most of a step's CPU in psycopg; this is
+        one round trip where the three statements in a transaction were five. The step is
+        stored when the statement returns: a lease renewed after it (`_take`) is a write of
+        its own, and a retry after a connection lost in between finds the version moved on
+        (`GameConflict`: the session reads the game again, its step in it).
 
         The statement writes only where no other session holds a lease on the game (read
         under its lock); where one does, nothing is written and the step is made as
