@@ -25,7 +25,7 @@ from sqlalchemy.dialects import postgresql
 
 from fifteentwo.store.base import StoreError, StoreUnavailable
 from fifteentwo.store.schema import SCHEMA_VERSION, game_moves, leases
-from fifteentwo.store.sql import SqlStore, Unavailable, short
+from fifteentwo.store.sql import SqlStore, Unavailable, next_step_number, short
 from fifteentwo.store.upgrade import NotAStore, upgrade
 
 __all__ = ["SCHEMA_VERSION", "PostgresStore", "redact", "split_schema"]
@@ -250,14 +250,9 @@ class PostgresStore(SqlStore):
         )
         foreign = sa.exists().where(lease.c.owner != sa.bindparam("owner"))
         moved = self._step_update(checked=True).where(~foreign).cte("moved")
-        number = (
-            sa.select(sa.func.coalesce(sa.func.max(game_moves.c.n), 0) + 1)
-            .where(game_moves.c.game_id == sa.bindparam("game_id"))
-            .scalar_subquery()
-        )
         row = sa.select(
             sa.cast(sa.bindparam("game_id"), sa.Text),
-            number,
+            next_step_number(),
             sa.cast(sa.bindparam("data"), sa.Text),
         ).select_from(moved)
         added = sa.insert(game_moves).from_select(["game_id", "n", "data"], row).cte("added")

@@ -443,13 +443,14 @@ class SqlStore(Store):
             self._write_now(work)
 
     def heartbeat(self, game_id: str, *, owner: str) -> None:
-        def work(conn: sa.Connection) -> None:
-            self._lock_game(conn, game_id)
-            self._check_owner(conn, game_id, owner)
-            self._take(conn, game_id, owner)
-
         with contextlib.suppress(Unavailable):
-            self._write_now(work)
+            self._write_now(lambda conn: self._renew(conn, game_id, owner))
+
+    def _renew(self, conn: Any, game_id: str, owner: str) -> None:
+        """A game's lease renewed for ``owner`` (`GameBusy` if a live session holds it)."""
+        self._lock_game(conn, game_id)
+        self._check_owner(conn, game_id, owner)
+        self._take(conn, game_id, owner)
 
     def heartbeat_many(self, game_ids: Sequence[str], *, owner: str) -> None:
         """`heartbeat` for many games, `HEARTBEAT_BATCH` to a transaction: a server renews a
@@ -460,10 +461,8 @@ class SqlStore(Store):
 
             def work(conn: Any, chunk: Sequence[str] = chunk) -> None:
                 for game_id in chunk:
-                    self._lock_game(conn, game_id)
                     with contextlib.suppress(GameBusy):  # (held by a live session: its own)
-                        self._check_owner(conn, game_id, owner)
-                        self._take(conn, game_id, owner)
+                        self._renew(conn, game_id, owner)
 
             with contextlib.suppress(Unavailable):
                 self._write_now(work, raw=True)
@@ -620,13 +619,8 @@ class SqlStore(Store):
 
     def _step_insert(self) -> ClauseElement:
         """A step's row, numbered after the game's last."""
-        number = (
-            sa.select(sa.func.coalesce(sa.func.max(game_moves.c.n), 0) + 1)
-            .where(game_moves.c.game_id == sa.bindparam("game_id"))
-            .scalar_subquery()
-        )
         return sa.insert(game_moves).values(
-            game_id=sa.bindparam("game_id"), n=number, data=sa.bindparam("data")
+            game_id=sa.bindparam("game_id"), n=next_step_number(), data=sa.bindparam("data")
         )
 
     def _version(self, conn: Any, game_id: str) -> int | None:
@@ -1355,6 +1349,16 @@ def insert_aside(conn: sa.Connection, source: str, key: str, reason: str, conten
         sa.insert(set_aside).values(
             source=source, key=key, reason=reason[:1000], set_aside_at=utc_now(), content=content
         )
+    )
+
+
+def next_step_number() -> Any:
+    """The number of the ``:game_id`` game's next step row (an SQL expression): after its
+    last, 1 after a full save (which deletes the steps)."""
+    return (
+        sa.select(sa.func.coalesce(sa.func.max(game_moves.c.n), 0) + 1)
+        .where(game_moves.c.game_id == sa.bindparam("game_id"))
+        .scalar_subquery()
     )
 
 
