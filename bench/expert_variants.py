@@ -312,3 +312,14 @@ class LearnedInference(LearnedReplies):
 
     def reply_model(self) -> PlayModel | None:
         return None
+
+
+class FourTimesGuesses(FrozenExpert2Player):
+    """Issue 33: twice expert-2's guesses at the opponent's hand (four times expert-1's), and
+    twice the candidates drawn before weighting: the last doubling gained +0.020 wins per pair
+    over expert-1 (docs/players.md), and the decision budget (median 20 ms, p99 200 ms) has
+    room for another."""
+
+    name = "expert-fourtimesguesses"
+    draws = tuple(2 * d for d in FrozenExpert2Player.draws)
+    proposals = 2 * FrozenExpert2Player.proposals

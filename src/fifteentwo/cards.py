@@ -155,11 +155,14 @@ class Card:
     [Card.parse('AC'), Card.parse('KC'), Card.parse('KS')]
     """
 
-    __slots__ = ("index", "pips", "rank", "suit")
+    __slots__ = ("index", "pips", "rank", "short", "suit")
     index: int
     rank: Rank
     suit: Suit
     pips: int
+    short: str
+    """Two-character form used in records and JSON: ``5H``, ``TS``, ``KD`` (made once: the web
+    server writes a few dozen card names per move)."""
 
     def __new__(cls, rank: Rank | int, suit: Suit | int) -> Card:
         if not (1 <= rank <= 13 and 0 <= suit <= 3):
@@ -175,6 +178,7 @@ class Card:
         object.__setattr__(card, "suit", Suit(suit))
         object.__setattr__(card, "index", index)
         object.__setattr__(card, "pips", rank.pips)
+        object.__setattr__(card, "short", rank.letter + Suit(suit).letter)
         return card
 
     @staticmethod
@@ -188,11 +192,6 @@ class Card:
     def parse(text: str) -> Card:
         """Read one card: ``5h``, ``10s``, ``ts``, ``Kd``, ``K♦``, ``king of diamonds``."""
         return parse_card(text)
-
-    @property
-    def short(self) -> str:
-        """Two-character form used in records and JSON: ``5H``, ``TS``, ``KD``."""
-        return self.rank.letter + self.suit.letter
 
     @property
     def unicode(self) -> str:
@@ -250,6 +249,13 @@ for _i in range(52):
     _CARDS.append(Card(_i // 4 + 1, _i % 4))
 
 DECK: Final[tuple[Card, ...]] = tuple(_CARDS)
+
+_BY_SHORT: Final[dict[str, Card]] = {}
+"""Each card by its short name in either case (``5H``, ``5h``, ``10h``): what records and the
+web's messages send, read without the pattern (`parse_card`'s fast path)."""
+for _card in DECK:
+    for _name in (_card.short, _card.short.replace("T", "10")):
+        _BY_SHORT[_name] = _BY_SHORT[_name.lower()] = _card
 """The 52 cards in index order (ace of clubs first, king of spades last)."""
 
 CardLike = Card | str
@@ -298,6 +304,9 @@ def parse_card(text: object) -> Card:
         return text
     if not isinstance(text, str):
         raise CardError(f"not a card: {text!r}")
+    known = _BY_SHORT.get(text)
+    if known is not None:
+        return known
     norm = _normal(text)
     match = _CARD_RE.fullmatch(norm)
     if match is None:

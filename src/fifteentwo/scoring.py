@@ -17,6 +17,7 @@ starter) cases through the exact distribution (docs/scoring.md).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
@@ -300,7 +301,10 @@ def _said_steps(items: Sequence[ScoreItem]) -> list[tuple[str, tuple[Card, ...]]
     return steps
 
 
-def _say(items: Sequence[ScoreItem]) -> str:
+@functools.lru_cache(maxsize=256)
+def _say(items: tuple[ScoreItem, ...]) -> str:
+    """`HandScore.say`, remembered for the last hands said (a web message says a count in its
+    sentence and again beside its items)."""
     steps = _said_steps(items)
     if not steps:
         return "nineteen (no score)"

@@ -264,7 +264,7 @@ class SQLiteStore(SqlStore):
         """`SqlStore.append_move`, except while the journal holds writes: a step must follow
         the full save it extends, which may be in the journal (so save whole until it is
         stored)."""
-        if self.journal_path.exists():
+        if os.path.exists(self.journal_path):  # (os.path: a third of pathlib's cost, per step)
             return None
         return super().append_move(
             game_id, delta, meta, owner=owner, expected_version=expected_version
