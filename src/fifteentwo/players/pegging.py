@@ -769,9 +769,20 @@ def play_likelihood(
     if not decisions:
         return lambda cards: 1.0
     played = [d[2] for d in decisions]
+    known: dict[tuple[int, ...], float] = {}
 
     def likelihood(cards: tuple[int, ...]) -> float:
         guess = [(c >> 2) + 1 for c in cards]
+        ranks = tuple(guess)
+        found = known.get(ranks)
+        if found is None:
+            found = known[ranks] = ranks_likelihood(guess)
+        return found
+
+    def ranks_likelihood(guess: list[int]) -> float:
+        """`likelihood` of a guess by its ranks, all it depends on (suits never matter in the
+        play): the candidates of one decision share their ranks often, more so the more are
+        drawn, and each is read once."""
         kept = guess + played
         p = 1.0
         for i, (pile, count, rank, k, ours) in enumerate(decisions):
