@@ -20,7 +20,10 @@ when the change touches only that phase (the check costs a second decision by th
 decision outside it is assumed equal; ``--verify N`` replays the base in the first N games even
 when no decision differed, and fails if any such game came out otherwise. ``--log FILE`` appends
 each game's result to FILE as it ends; ``--from-log FILE`` reports the complete pairs of such a
-file without playing (a long run stopped early still says what it played).
+file without playing (a long run stopped early still says what it played), and ``--start N``
+goes on with such a run from game N (the games are the same whatever the start).
+``--move-time S`` lets a slow candidate (a ``module:Class`` player) take up to S seconds a
+decision instead of the guard's 10.
 
     PYTHONPATH=bench python bench/paired.py --candidate expert_variants:RefinedEndgame \\
         --base expert_variants:MoreGuesses --opponent expert-1 --games 2000 --compare discard
@@ -70,6 +73,7 @@ class Job:
     index: int
     phases: frozenset[Phase] | None
     verify: bool
+    move_time: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,14 +90,16 @@ class Result:
 def _seats(job: Job, a: Player) -> tuple[list[Player], int]:
     set_index, rotation = job.index // 2, job.index % 2
     (a_seat,) = seating(job.rules, rotation)
-    opponent = load_player(job.opponent, derive_seed(job.seed, "b", set_index, 0))
+    seed = derive_seed(job.seed, "b", set_index, 0)
+    opponent = load_player(job.opponent, seed, move_time=job.move_time)
     seats = [opponent, opponent]
     seats[a_seat] = a
     return seats, a_seat
 
 
 def _a_player(job: Job, spec: str) -> Player:
-    return load_player(spec, derive_seed(job.seed, "a", job.index // 2, 0))
+    seed = derive_seed(job.seed, "a", job.index // 2, 0)
+    return load_player(spec, seed, move_time=job.move_time)
 
 
 def _result_of(job: Job, seats: Sequence[Any], a_seat: int) -> tuple[int, int, int]:
@@ -172,6 +178,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--compare", choices=("all", "discard", "play"), default="all")
     parser.add_argument("--verify", type=int, default=0, metavar="N")
     parser.add_argument(
+        "--start",
+        type=int,
+        default=0,
+        metavar="N",
+        help="begin at game N (even): go on with a stopped run, appending to the same --log",
+    )
+    parser.add_argument(
+        "--move-time",
+        type=float,
+        metavar="S",
+        help="seconds a module:Class player may take per decision (default: the guard's)",
+    )
+    parser.add_argument(
         "--log", metavar="FILE", help="append each game's result to FILE as it finishes"
     )
     parser.add_argument(
@@ -212,8 +231,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             i,
             phases[args.compare],
             i < args.verify,
+            args.move_time,
         )
-        for i in range(args.games - args.games % 2)
+        for i in range(args.start - args.start % 2, args.games - args.games % 2)
     ]
     start = time.perf_counter()
     results = run(jobs, args.jobs, log=args.log)

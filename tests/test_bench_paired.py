@@ -63,6 +63,21 @@ def test_a_logged_run_reports_the_same_from_its_log(
     assert capsys.readouterr().out.startswith("4 games")
 
 
+def test_a_stopped_run_goes_on_from_where_it_stopped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--start`` plays the rest of the same games into the same log: the report is the
+    whole run's."""
+    whole, split = tmp_path / "whole.jsonl", tmp_path / "split.jsonl"
+    argv = ["--candidate", "greedy", "--base", "novice", "--opponent", "random", "--games", "6"]
+    argv += ["--jobs", "1", "--seed", "7", "--move-time", "30"]
+    assert paired.main([*argv, "--log", str(whole)]) == 0
+    assert paired.main([*argv[:-6], "--games", "4", *argv[-6:], "--log", str(split)]) == 0
+    assert paired.main([*argv, "--start", "4", "--log", str(split)]) == 0
+    capsys.readouterr()
+    assert whole.read_text(encoding="utf-8") == split.read_text(encoding="utf-8")
+
+
 def test_a_bad_log_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = tmp_path / "bad.jsonl"
     log.write_text("not json\n", encoding="utf-8")
