@@ -20,7 +20,8 @@ when the change touches only that phase (the check costs a second decision by th
 decision outside it is assumed equal; ``--verify N`` replays the base in the first N games even
 when no decision differed, and fails if any such game came out otherwise. ``--log FILE`` appends
 each game's result to FILE as it ends; ``--from-log FILE`` reports the complete pairs of such a
-file without playing (a long run stopped early still says what it played), and ``--start N``
+file without playing (a long run stopped early still says what it played; several files, of
+runs with other seeds, are reported together), and ``--start N``
 goes on with such a run from game N (the games are the same whatever the start).
 ``--move-time S`` lets a slow candidate (a ``module:Class`` player) take up to S seconds a
 decision instead of the guard's 10.
@@ -32,6 +33,7 @@ decision instead of the guard's 10.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import sys
@@ -46,6 +48,9 @@ from fifteentwo.arena import derive_seed, seating
 from fifteentwo.game import Observation
 from fifteentwo.players import Player, load_player, play_game
 from fifteentwo.rules import Rules, find_rules
+
+_LOG_SPAN = 1 << 40
+"""Game numbers of one log apart from the next's when several are reported together."""
 
 
 class _Watched:
@@ -194,22 +199,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--log", metavar="FILE", help="append each game's result to FILE as it finishes"
     )
     parser.add_argument(
-        "--from-log", metavar="FILE", help="report the complete pairs in a --log FILE, play none"
+        "--from-log",
+        metavar="FILE",
+        nargs="+",
+        help="report the complete pairs in --log FILEs (runs with other seeds together), play none",
     )
     args = parser.parse_args(argv)
     if args.from_log:
-        try:
-            with open(args.from_log, encoding="utf-8") as f:
-                logged = [_result_from_json(line) for line in f if line.strip()]
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            print(f"error: cannot read {args.from_log}: {exc}", file=sys.stderr)
-            return 2
-        pairs: dict[int, int] = {}
-        for r in logged:
-            pairs[r.index // 2] = pairs.get(r.index // 2, 0) + 1
-        complete = [r for r in logged if pairs[r.index // 2] == 2]
+        complete: list[Result] = []
+        for number, name in enumerate(args.from_log):
+            try:
+                with open(name, encoding="utf-8") as f:
+                    logged = [_result_from_json(line) for line in f if line.strip()]
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                print(f"error: cannot read {name}: {exc}", file=sys.stderr)
+                return 2
+            pairs: dict[int, int] = {}
+            for r in logged:
+                pairs[r.index // 2] = pairs.get(r.index // 2, 0) + 1
+            # each file's pairs apart from the others' (their games share numbers, not deals)
+            offset = number * _LOG_SPAN
+            complete += [
+                dataclasses.replace(r, index=r.index + offset)
+                for r in logged
+                if pairs[r.index // 2] == 2
+            ]
         if not complete:
-            print(f"error: no complete pair in {args.from_log}", file=sys.stderr)
+            print(f"error: no complete pair in {' '.join(args.from_log)}", file=sys.stderr)
             return 2
         print(report(complete, 0.0))
         return 0

@@ -78,6 +78,18 @@ def test_a_stopped_run_goes_on_from_where_it_stopped(
     assert whole.read_text(encoding="utf-8") == split.read_text(encoding="utf-8")
 
 
+def test_logs_of_several_seeds_are_reported_together(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--candidate", "greedy", "--base", "novice", "--opponent", "random", "--jobs", "1"]
+    logs = [tmp_path / "a.jsonl", tmp_path / "b.jsonl"]
+    for seed, log in zip(("7", "8"), logs, strict=True):
+        assert paired.main([*argv, "--games", "4", "--seed", seed, "--log", str(log)]) == 0
+    capsys.readouterr()
+    assert paired.main(["--from-log", *map(str, logs)]) == 0
+    assert capsys.readouterr().out.startswith("8 games")  # the same game numbers, not merged
+
+
 def test_a_bad_log_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = tmp_path / "bad.jsonl"
     log.write_text("not json\n", encoding="utf-8")
