@@ -222,3 +222,17 @@ def test_decks() -> None:
     a = shuffled_deck(random.Random(7))
     b = shuffled_deck(random.Random(7))
     assert a == b and sorted(a) == list(DECK) and a != list(DECK)
+
+
+def test_every_short_name_reads_as_the_pattern_reads_it() -> None:
+    """`parse_card` reads short names (``5H``, ``5h``, ``10h``) by a table first: every name
+    in it, in every spelling, must be the card the general pattern reads, and the short name
+    (made once per card) is the rank's letter and the suit's."""
+    for card in DECK:
+        assert card.short == card.rank.letter + card.suit.letter
+        names = {card.short, card.short.lower()}
+        names |= {n.replace("T", "10").replace("t", "10") for n in names}
+        for name in names:
+            assert parse_card(name) is card
+            assert parse_card(f" {name} ") is card  # (not in the table: the pattern's path)
+            assert parse_card(name.swapcase()) is card

@@ -249,6 +249,7 @@ for _i in range(52):
     _CARDS.append(Card(_i // 4 + 1, _i % 4))
 
 DECK: Final[tuple[Card, ...]] = tuple(_CARDS)
+"""The 52 cards in index order (ace of clubs first, king of spades last)."""
 
 _BY_SHORT: Final[dict[str, Card]] = {}
 """Each card by its short name in either case (``5H``, ``5h``, ``10h``): what records and the
@@ -256,7 +257,6 @@ web's messages send, read without the pattern (`parse_card`'s fast path)."""
 for _card in DECK:
     for _name in (_card.short, _card.short.replace("T", "10")):
         _BY_SHORT[_name] = _BY_SHORT[_name.lower()] = _card
-"""The 52 cards in index order (ace of clubs first, king of spades last)."""
 
 CardLike = Card | str
 """Anything a public function accepts where a card is wanted: a `Card` or a string to parse."""
