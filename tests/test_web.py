@@ -4,6 +4,7 @@ for hidden cards, bad and replayed messages, tokens, and the HTTP API (docs/web.
 from __future__ import annotations
 
 import json
+import threading
 import time
 import warnings
 from collections.abc import Iterator
@@ -378,8 +379,11 @@ class SleepyPlayer(GreedyPlayer):
     """A computer that takes its time over every decision (and says so: not quick)."""
 
     quick = False
+    thinking = threading.Event()
+    """Set when a decision starts (the server has taken the move in hand)."""
 
     def choose(self, obs: Any) -> Any:
+        SleepyPlayer.thinking.set()
         time.sleep(0.6)
         return super().choose(obs)
 
@@ -413,18 +417,23 @@ def test_a_slow_computer_never_stalls_the_server(
         state = hello(ws_slow, slow)
         other = hello(ws_fast, fast)
         for _ in range(rounds):
-            started = time.monotonic()
+            SleepyPlayer.thinking.clear()
             ws_slow.send_text(
                 json.dumps({"type": "act", "decision": state["decision"], "action": choose(state)})
             )
-            time.sleep(pause)  # (the slow computer is thinking)
+            # the slow computer is thinking (on a loaded machine the server may take the move
+            # in hand late: the other game's move must come while it thinks, not with it)
+            assert SleepyPlayer.thinking.wait(10)
+            time.sleep(pause)
+            sent = time.monotonic()
             other = act(ws_fast, other, choose(other))  # answered while the slow one thinks
-            fast_reply = time.monotonic() - started
+            fast_at = time.monotonic()
             state = ws_slow.receive_json()
-            slow_reply = time.monotonic() - started
+            slow_at = time.monotonic()
             assert other["type"] == "state" and state["type"] == "state"
             assert state["think_ms"] >= 500
-            assert fast_reply < slow_reply and fast_reply < 0.5, (fast_reply, slow_reply)
+            fast_reply = fast_at - sent
+            assert fast_at < slow_at and fast_reply < 0.35, (fast_reply, slow_at - sent)
             while not state["waiting"]:  # (a state without a decision: the next one follows)
                 state = ws_slow.receive_json()
 
