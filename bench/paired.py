@@ -229,6 +229,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         print(report(complete, 0.0))
         return 0
+    if args.start < 0 or (args.move_time is not None and not args.move_time > 0):
+        print("error: --start must be 0 or more and --move-time above 0", file=sys.stderr)
+        return 2
     if not (args.candidate and args.base and args.opponent):
         print("error: give --candidate, --base and --opponent (or --from-log)", file=sys.stderr)
         return 2

@@ -96,4 +96,6 @@ def test_a_bad_log_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert paired.main(["--from-log", str(log)]) == 2
     assert capsys.readouterr().err.startswith("error: ")
     assert paired.main(["--games", "2"]) == 2
+    assert paired.main(["--start", "-2", "--games", "2"]) == 2
+    assert paired.main(["--move-time", "0", "--games", "2"]) == 2
     assert capsys.readouterr().err.startswith("error: ")
