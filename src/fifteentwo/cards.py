@@ -178,7 +178,7 @@ class Card:
         object.__setattr__(card, "suit", Suit(suit))
         object.__setattr__(card, "index", index)
         object.__setattr__(card, "pips", rank.pips)
-        object.__setattr__(card, "short", rank.letter + Suit(suit).letter)
+        object.__setattr__(card, "short", rank.letter + card.suit.letter)
         return card
 
     @staticmethod
