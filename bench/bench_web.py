@@ -31,11 +31,20 @@ and the same over the first and the last third of the actions (a move late in a 
 cost what an early one does); and ``--cluster-games``: that many games against the computer on
 two processes sharing PostgreSQL and Redis (each client plays on the process that made its
 game). ``--duration`` bounds each level: clients stop at the deadline, games unfinished.
+
+The thirds of a timed run mix places in a game with the moves that end games (a game's end
+stores its finished row, four times an ordinary move) and the first full saves, which games
+started together reach in the same seconds. ``--by-move`` measures a move early in a game
+against one late in it directly: the clients play in rounds (each makes its k-th decision,
+after its thinking, and round k + 1 starts once every game still going was answered), so the
+server's CPU between two rounds' ends belongs to the k-th decisions alone; it prints the CPU
+per action by band of rounds, with the games that ended in each band.
 Targets: 1,000 games on one process and 2,000 on two, p99 < 100 ms, < 0.5 MB per game,
 < 0.4 ms of server CPU per action. The machine's load average is printed with the figures.
 
     python bench/bench_web.py [--games 50,200] [--think 1,0] [--level greedy] [--tables 200]
     python bench/bench_web.py --games 1000 --think 1 --duration 60 --tables 0 --cluster-games 2000
+    python bench/bench_web.py --games 1000 --think 1 --tables 0 --by-move
 """
 
 from __future__ import annotations
@@ -138,6 +147,45 @@ class Stats:
         self.deadline = float("inf")
         self.cpu: list[tuple[int, float]] = []
         """(actions answered so far, server CPU seconds) sampled while the games are played."""
+        self.rounds: Rounds | None = None
+        """``--by-move``: the clients' rounds."""
+
+
+class Rounds:
+    """``--by-move``: every client makes its k-th decision in round k; the round ends when
+    each game still going was answered, and the server's CPU is read then."""
+
+    def __init__(self, clients: int, pids: list[int]) -> None:
+        self.live, self.pids = clients, pids
+        self.number, self.pending = 1, clients
+        self.next = asyncio.Event()
+        self.ends: list[tuple[int, float, int]] = []
+        """Per round: (actions answered in it, server CPU seconds at its end, games ended)."""
+        self.answered = self.ended = 0
+
+    def start(self) -> None:
+        self.ends.append((0, sum(cpu_seconds(pid) for pid in self.pids), 0))
+
+    async def wait(self, number: int) -> None:
+        while self.number < number:
+            await self.next.wait()
+
+    def done(self, *, answered: bool, over: bool) -> None:
+        """A client finished this round: it was answered (``over``: its game ended), or it
+        stopped (an error or the deadline) and plays no more rounds."""
+        self.answered += answered
+        if over or not answered:
+            self.live -= 1
+            self.ended += over
+        self.pending -= 1
+        if self.pending == 0:
+            cpu = sum(cpu_seconds(pid) for pid in self.pids)
+            self.ends.append((self.answered, cpu, self.ended))
+            self.answered = self.ended = 0
+            self.number += 1
+            self.pending = self.live
+            self.next.set()
+            self.next = asyncio.Event()
 
 
 HTTP: dict[str, httpx.AsyncClient] = {}
@@ -167,20 +215,30 @@ async def play_one(
         state = json.loads(await ws.recv())
         stats.joined += 1
         await gate.wait()  # every client holds its game before any plays: real concurrency
-        while not state["over"] and time.perf_counter() < stats.deadline:
-            if think:
-                await asyncio.sleep(random.uniform(0.5, 1.5) * think)
-            message = {"type": "act", "decision": state["decision"], "action": choose(state)}
-            sent = time.perf_counter()
-            await ws.send(json.dumps(message))
-            reply = json.loads(await ws.recv())
-            elapsed = (time.perf_counter() - sent) * 1000
-            if reply.get("type") != "state":
-                stats.errors += 1
-                break
-            stats.latency_ms.append(max(0.0, elapsed - reply["think_ms"]))
-            stats.think_ms.append(reply["think_ms"])
-            state = reply
+        rounds, number = stats.rounds, 0
+        try:
+            while not state["over"] and time.perf_counter() < stats.deadline:
+                number += 1
+                if rounds is not None:
+                    await rounds.wait(number)
+                if think:
+                    await asyncio.sleep(random.uniform(0.5, 1.5) * think)
+                message = {"type": "act", "decision": state["decision"], "action": choose(state)}
+                sent = time.perf_counter()
+                await ws.send(json.dumps(message))
+                reply = json.loads(await ws.recv())
+                elapsed = (time.perf_counter() - sent) * 1000
+                if reply.get("type") != "state":
+                    stats.errors += 1
+                    break
+                stats.latency_ms.append(max(0.0, elapsed - reply["think_ms"]))
+                stats.think_ms.append(reply["think_ms"])
+                state = reply
+                if rounds is not None:
+                    rounds.done(answered=True, over=bool(state["over"]))
+        finally:
+            if rounds is not None and not state["over"]:  # stopped: it plays no more rounds
+                rounds.done(answered=False, over=False)
     stats.games += 1
 
 
@@ -231,6 +289,9 @@ async def run_level(
     await asyncio.sleep(0.5)
     stats.peak_kib = max(stats.peak_kib, sum(rss_kib(pid) for pid in pids))  # all joined
     stats.deadline = time.perf_counter() + args.duration
+    if args.by_move:
+        stats.rounds = Rounds(stats.joined, pids)
+        stats.rounds.start()
     gate.set()
     cpu = asyncio.create_task(sample_cpu(pids, stats, stop))
     results = await asyncio.gather(*clients, return_exceptions=True)
@@ -295,6 +356,12 @@ def main() -> int:
         "--ws-compression",
         action="store_true",
         help="start the servers with --ws-compression (permessage-deflate; off by default)",
+    )
+    parser.add_argument(
+        "--by-move",
+        action="store_true",
+        help="play in rounds (every client's k-th decision in round k) and print the server's "
+        "CPU per action by the decision's place in its game",
     )
     parser.add_argument(
         "--server-python",
@@ -384,6 +451,36 @@ def bench_games(n: int, think: float, procs: int, args: argparse.Namespace) -> N
         row += (cpu_per_action(stats), cpu_per_action(stats, early), cpu_per_action(stats, late))
         row += (stats.errors, wall)
         print(" ".join(f"{v:>9}" if isinstance(v, int) else f"{v:>9.2f}" for v in row), flush=True)
+        if stats.rounds is not None:
+            print_rounds(stats.rounds)
+
+
+def round_bands(ends: list[tuple[int, float, int]], width: int = 5) -> list[tuple[Any, ...]]:
+    """``Rounds.ends`` in bands of ``width`` rounds: (first round, last round, actions, server
+    CPU ms per action, games ended in the band)."""
+    bands = []
+    for first in range(1, len(ends), width):
+        part = ends[first : first + width]
+        actions = sum(a for a, _, _ in part)
+        if not actions:
+            continue
+        cpu = (part[-1][1] - ends[first - 1][1]) * 1000 / actions
+        bands.append((first, first + len(part) - 1, actions, cpu, sum(e for _, _, e in part)))
+    return bands
+
+
+def print_rounds(rounds: Rounds) -> None:
+    """The CPU per action by the decision's place in its game (``--by-move``)."""
+    print("   rounds   actions  CPU ms/a  games ended")
+    bands = round_bands(rounds.ends)
+    for first, last, actions, cpu, ended in bands:
+        print(f"{first:>4}-{last:<4} {actions:>9} {cpu:>9.3f} {ended:>12}", flush=True)
+    ordinary = [band for band in bands if band[4] == 0]  # no game's end (its finished row)
+    if len(ordinary) > 1:
+        early, late = ordinary[0], ordinary[-1]
+        print(f"a move late in its game (rounds {late[0]}-{late[1]}: {late[3]:.3f} ms) against "
+              f"an early one (rounds {early[0]}-{early[1]}: {early[3]:.3f} ms), no game ending "
+              f"in either: {late[3] / early[3]:.2f}", flush=True)  # fmt: skip
 
 
 # --- tables of two people -------------------------------------------------------------------------

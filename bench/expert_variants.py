@@ -20,15 +20,16 @@ from __future__ import annotations
 import functools
 import json
 import random
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from cfr_pegging import Solver, deals
 from fifteentwo.cards import Card
-from fifteentwo.game import Observation
+from fifteentwo.game import Game, Observation
 from fifteentwo.players.expert import Choice, FrozenExpert2Player, FrozenExpertPlayer
 from fifteentwo.players.knowledge import PIPS, RANK_OF, played_by
-from fifteentwo.players.pegging import PlayModel, guess_hands
+from fifteentwo.players.pegging import Guess, PlayModel, guess_hands
 from fifteentwo.players.pegtable import keep_likelihood
 from fifteentwo.players.position import near_end
 from reply_model import probabilities
@@ -323,3 +324,51 @@ class FourTimesGuesses(FrozenExpert2Player):
     name = "expert-fourtimesguesses"
     draws = tuple(2 * d for d in FrozenExpert2Player.draws)
     proposals = 2 * FrozenExpert2Player.proposals
+
+
+def _game_in_play() -> Game:
+    """The `Game` being played by the caller's `play_game` loop, found on the stack: for
+    `SeesTheirCards` alone, a measurement that must see what no player may."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        game = frame.f_locals.get("game")
+        if isinstance(game, Game):
+            return game
+        frame = frame.f_back  # type: ignore[assignment]
+    raise RuntimeError("SeesTheirCards plays only inside play_game")
+
+
+class SeesTheirCards(FrozenExpert2Player):
+    """Issue 33, a bound rather than a player: expert-2 whose play's search is given the
+    opponent's real remaining cards (one guess, weight 1) instead of guesses at them, and which
+    searches its opening lead with them. Its gain over expert-2 bounds what any better reading
+    of the opponent's hand (inference, equilibrium play against a range) can add to the play;
+    the replies are still predicted by the heuristic, so a better model of them is not bounded."""
+
+    name = "expert-sees-their-cards"
+
+    def _opening_leads(self, ranks: tuple[int, ...]) -> dict[int, float] | None:
+        return None
+
+    def guesses(self, obs: Observation, *, endgame: bool = False) -> list[Guess]:
+        theirs = _game_in_play().observation(1 - obs.seat).hand
+        cards = tuple(sorted(c.index for c in theirs))
+        return [Guess(tuple(sorted(RANK_OF[c] for c in cards)), cards, 1.0)]
+
+
+class SeesTheirLastCards(SeesTheirCards):
+    """`SeesTheirCards` only once four or fewer cards are left in both hands together (the
+    end of the play, where their plays have already said most of what they hold); before,
+    expert-2's guesses and lead table. Splits the bound into the end of the play and the
+    rest."""
+
+    name = "expert-sees-their-last-cards"
+    seen_from = 4
+
+    def _opening_leads(self, ranks: tuple[int, ...]) -> dict[int, float] | None:
+        return FrozenExpert2Player._opening_leads(self, ranks)
+
+    def guesses(self, obs: Observation, *, endgame: bool = False) -> list[Guess]:
+        if len(obs.hand) + obs.hand_sizes[1 - obs.seat] > self.seen_from:
+            return FrozenExpert2Player.guesses(self, obs, endgame=endgame)
+        return super().guesses(obs, endgame=endgame)

@@ -1,0 +1,68 @@
+"""bench/expert_variants.py's bound on what reading the opponent's hand can add to the play:
+`SeesTheirCards` searches with the opponent's real remaining cards, `SeesTheirLastCards` only
+once four or fewer are left in both hands together."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from fifteentwo.game import CHANCE, Game, Observation
+from fifteentwo.players import load_player
+from fifteentwo.players.knowledge import RANK_OF
+from fifteentwo.players.pegging import Guess
+from fifteentwo.rules import find_rules
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+import expert_variants
+
+
+class _Recording(expert_variants.SeesTheirLastCards):
+    """Records each search's guesses beside the hand the opponent really holds then."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.seen: list[tuple[Observation, list[Guess]]] = []
+
+    def guesses(self, obs: Observation, *, endgame: bool = False) -> list[Guess]:
+        out = super().guesses(obs, endgame=endgame)
+        self.seen.append((obs, out))
+        return out
+
+
+def test_the_bound_sees_their_real_cards_only_at_the_end_of_the_play() -> None:
+    rules = find_rules("standard")
+    oracle, other = _Recording(3), load_player("standard", 4)
+    seats = [oracle, other]
+    game = Game(rules, seed=11)  # (named so: the variant finds the game being played)
+    truths: list[tuple[int, ...]] = []
+    while not game.is_over and len(oracle.seen) < 60:
+        seat = game.to_move
+        assert seat is not None
+        if seat == CHANCE:
+            game.apply(game.sample_chance())
+            continue
+        truth = tuple(sorted(c.index for c in game.observation(1 - seat).hand))
+        before = len(oracle.seen)
+        game.apply(seats[seat].choose(game.observation(seat)))
+        if len(oracle.seen) > before:
+            truths.append(truth)
+    late = early = 0
+    for (obs, guesses), truth in zip(oracle.seen, truths, strict=True):
+        if len(obs.hand) + obs.hand_sizes[1 - obs.seat] <= 4:
+            late += 1
+            assert [(g.cards, g.weight) for g in guesses] == [(truth, 1.0)]
+            assert guesses[0].ranks == tuple(sorted(RANK_OF[c] for c in truth))
+        else:
+            early += 1
+            assert len(guesses) > 1  # expert-2's guesses, not the truth
+    assert late and early
+
+
+def test_the_bound_refuses_to_play_outside_a_game() -> None:
+    oracle = expert_variants.SeesTheirCards(1)
+    with pytest.raises(RuntimeError):
+        expert_variants._game_in_play()
+    assert oracle.name == "expert-sees-their-cards"
