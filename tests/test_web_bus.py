@@ -7,12 +7,14 @@ process. Needs the project's Redis server (skipped without it unless FIFTEENTWO_
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 
 import pytest
 
 pytest.importorskip("redis")
 
+from fifteentwo.web import bus
 from fifteentwo.web.bus import GAME_CHANNEL, RedisBus
 from test_web_processes import REDIS_URL, need_redis
 
@@ -91,3 +93,63 @@ async def _bus_pair() -> None:
 def test_a_game_is_heard_only_where_it_is_watched() -> None:
     need_redis()
     asyncio.run(_bus_pair())
+
+
+async def _announced_only_while_heard() -> None:
+    got: list[tuple[str, int]] = []
+
+    async def on_game(game_id: str, version: int) -> None:
+        got.append((game_id, version))
+
+    async def nothing(table_id: str, version: int) -> None:
+        return None
+
+    game = f"g-{secrets.token_hex(4)}"
+    listener, sender = RedisBus(REDIS_URL), RedisBus(REDIS_URL)
+    sent: list[str] = []
+    publish = sender._redis.publish
+
+    async def counted(channel: str, data: str) -> object:
+        if channel == GAME_CHANNEL + game:
+            sent.append(data)
+        return await publish(channel, data)
+
+    sender._redis.publish = counted
+    try:
+        await listener.start(nothing, None, on_game)
+        await sender.start(nothing, None, nothing)
+        await asyncio.sleep(0.3)
+        sender._announce_all_until = 0.0  # past the first seconds after connecting
+        await sender.publish_game(game, 1)  # the first announcement: nobody hears it
+        await sender.publish_game(game, 2)  # so the next is not sent
+        assert len(sent) == 1
+        listener.watch_game(game)  # a page of it opens on the other process
+        assert await _heard(got, 1) == [(game, -2)]
+        await _subscribers(game, 1)
+        for _ in range(100):  # the notice reaches the sender
+            if game in sender._elsewhere:
+                break
+            await asyncio.sleep(0.02)
+        got.clear()
+        await sender.publish_game(game, 3)
+        assert await _heard(got, 1) == [(game, 3)] and len(sent) == 2
+        got.clear()
+        listener.unwatch_game(game)
+        await _subscribers(game, 0)
+        await sender.publish_game(game, 4)  # sent, and nobody heard it
+        await sender.publish_game(game, 5)  # not sent
+        assert len(sent) == 3
+        sender._probed[game] -= bus.PROBE_SECONDS  # a probe is due
+        await sender.publish_game(game, 6)
+        await sender.publish_game(game, -1)  # the game's end is always announced
+        assert [json.loads(s)["version"] for s in sent] == [1, 3, 4, 6, -1]
+        await asyncio.sleep(0.2)
+        assert got == []  # (unwatched: nothing reaches the other process)
+    finally:
+        await listener.close()
+        await sender.close()
+
+
+def test_a_game_is_announced_only_while_another_process_may_hear_it() -> None:
+    need_redis()
+    asyncio.run(_announced_only_while_heard())

@@ -8,6 +8,17 @@ a channel of its own (`GAME_CHANNEL` and its id), which a process subscribes to 
 page of that game is connected to it (`Bus.watch_game`). Only ids and versions cross the bus;
 every process reads the table or game itself from the shared store, so a lost message costs a
 refresh, never a move.
+
+A game's moves are announced only while another process may hear them: most games have their
+one page on the process that plays them, and each announcement there was a Redis round trip,
+and a message the process read back from its own subscription, for nobody. A process that
+starts watching a game says so on the tables' channel (``{"watching": [ids]}``), and a
+publish learns from Redis how many heard it; a game that nobody else heard is announced again
+only when a process says it watches it, at least every `PROBE_SECONDS` anyway (for a notice
+lost), and always in a process's first `OPEN_SECONDS` after it (re)connected (it has not heard
+the notices given before). The notice goes out before the watcher reads the game from the
+store, so only a move made in the moment before its maker reads the notice goes unannounced:
+the page shows it at the next move, the next probe or its own next message.
 Table talk (`web.talk`) crosses it too, on a channel of its own: a talk line is already stored
 with its table when it is published, so a lost one shows at a reload.
 
@@ -24,7 +35,8 @@ import json
 import logging
 import os
 import secrets
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Final
 
 __all__ = ["CHANNEL", "Bus", "LocalBus", "RedisBus", "TalkHandler", "open_bus"]
@@ -82,6 +94,16 @@ class LocalBus(Bus):
 
 PUBLISH_WAIT: Final = 1.0
 """Seconds a publish may take before it is given up."""
+PROBE_SECONDS: Final = 30.0
+"""A game nobody else heard is announced again at least this often: a notice is lost only
+while a process is cut off from Redis, and both ends make up for that when they reconnect (the
+watcher says again what it watches, the announcer announces everything for `OPEN_SECONDS`), so
+this is a last resort."""
+OPEN_SECONDS: Final = 10.0
+"""After (re)connecting to Redis a process announces every game for this long, learning from
+the publishes which games other processes watch."""
+PROBE_BOOK: Final = 40_000
+"""Games remembered (probed, or watched elsewhere) before those long quiet are dropped."""
 
 
 class RedisBus(Bus):
@@ -105,6 +127,13 @@ class RedisBus(Bus):
         self._wake: asyncio.Event | None = None
         self._syncer: asyncio.Task[None] | None = None
         self._on_game: Handler | None = None
+        self._elsewhere: dict[str, float] = {}
+        """Games another process watches, and when that was last heard (its notice, or a
+        publish that it heard)."""
+        self._probed: dict[str, float] = {}
+        """When each game not watched elsewhere was last announced."""
+        self._announce_all_until = 0.0
+        """Until when every game is announced (`OPEN_SECONDS` after a connection)."""
 
     async def check(self) -> None:
         """Fail now, in one line, if Redis cannot be reached."""
@@ -153,10 +182,18 @@ class RedisBus(Bus):
             except Exception as exc:  # `_listen` reconnects and subscribes them all again
                 _log.warning("game bus: could not subscribe: %s", exc)
                 continue
+            if add:
+                await self._say_watching(add)
             if self._on_game is not None:
                 for game_id in add:
                     with contextlib.suppress(Exception):
                         await self._on_game(game_id, -2)
+
+    async def _say_watching(self, games: set[str]) -> None:
+        """Tell the other processes that pages of these games are connected here."""
+        body = {"watching": sorted(games), "from": self.me}
+        with contextlib.suppress(Exception):  # (their probes find the game soon anyway)
+            await asyncio.wait_for(self._redis.publish(CHANNEL, json.dumps(body)), PUBLISH_WAIT)
 
     async def _listen(
         self, handler: Handler, talk: TalkHandler | None, on_game: Handler | None
@@ -171,6 +208,10 @@ class RedisBus(Bus):
                     CHANNEL, self.talk_channel, *(GAME_CHANNEL + g for g in games)
                 )
                 self._subscribed, self._pubsub = games, pubsub
+                # notices given while this process was not listening were not heard
+                self._announce_all_until = time.monotonic() + OPEN_SECONDS
+                if games:
+                    await self._say_watching(games)
                 if self._wake is not None:
                     self._wake.set()  # games watched or left meanwhile
                 delay = 0.2
@@ -183,9 +224,15 @@ class RedisBus(Bus):
                                 if isinstance(said, dict) and isinstance(where, str):
                                     await talk(where, said)
                             continue
+                        if body.get("from") == self.me:
+                            continue
+                        watching = body.get("watching")
+                        if isinstance(watching, list):
+                            self._heard_watching(w for w in watching if isinstance(w, str))
+                            continue
                         table, version = body.get("table"), body.get("version")
                         game = body.get("game")
-                        if body.get("from") == self.me or type(version) is not int:
+                        if type(version) is not int:
                             continue
                         if isinstance(table, str):
                             await handler(table, version)
@@ -211,9 +258,40 @@ class RedisBus(Bus):
         await self._redis.publish(self.talk_channel, json.dumps(body))
 
     async def publish_game(self, game_id: str, version: int) -> None:
+        now = time.monotonic()
+        if not (
+            version < 0
+            or game_id in self._elsewhere
+            or now < self._announce_all_until
+            or now - self._probed.get(game_id, -PROBE_SECONDS) >= PROBE_SECONDS
+        ):
+            return  # nobody else heard the last one, and nobody said they watch since
         body = {"game": game_id, "version": version, "from": self.me}
         publish = self._redis.publish(GAME_CHANNEL + game_id, json.dumps(body))
-        await asyncio.wait_for(publish, PUBLISH_WAIT)
+        heard = await asyncio.wait_for(publish, PUBLISH_WAIT)
+        if version < 0:  # the game left the store: nothing more to announce
+            self._elsewhere.pop(game_id, None)
+            self._probed.pop(game_id, None)
+            return
+        mine = 1 if game_id in self._subscribed else 0  # (this process's own page)
+        if isinstance(heard, int) and heard <= mine:
+            self._elsewhere.pop(game_id, None)
+            if len(self._probed) > PROBE_BOOK:
+                self._probed = {g: t for g, t in self._probed.items() if now - t < PROBE_SECONDS}
+            self._probed[game_id] = now
+        else:
+            self._heard_watching((game_id,))
+            self._probed.pop(game_id, None)
+
+    def _heard_watching(self, games: Iterable[str]) -> None:
+        """Note games another process watches. The book is bounded: a game not heard of for
+        a minute is dropped when it is full, and if another process still watches it the next
+        probe (at most `PROBE_SECONDS` later) finds it again."""
+        now = time.monotonic()
+        if len(self._elsewhere) > PROBE_BOOK:
+            self._elsewhere = {g: t for g, t in self._elsewhere.items() if now - t < 60.0}
+        for game_id in games:
+            self._elsewhere[game_id] = now
 
     async def close(self) -> None:
         for task in (self._syncer, self._task):
