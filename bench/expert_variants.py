@@ -372,3 +372,11 @@ class SeesTheirLastCards(SeesTheirCards):
         if len(obs.hand) + obs.hand_sizes[1 - obs.seat] > self.seen_from:
             return FrozenExpert2Player.guesses(self, obs, endgame=endgame)
         return super().guesses(obs, endgame=endgame)
+
+
+class SeesTheirCardsFromSix(SeesTheirLastCards):
+    """`SeesTheirLastCards` from six cards left in both hands together (after the first card
+    of each, or the first two of one)."""
+
+    name = "expert-sees-their-cards-from-six"
+    seen_from = 6

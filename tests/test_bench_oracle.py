@@ -1,11 +1,12 @@
 """bench/expert_variants.py's bound on what reading the opponent's hand can add to the play:
 `SeesTheirCards` searches with the opponent's real remaining cards, `SeesTheirLastCards` only
-once four or fewer are left in both hands together."""
+once four or fewer are left in both hands together (`SeesTheirCardsFromSix`: six)."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,22 +20,30 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import expert_variants
 
 
-class _Recording(expert_variants.SeesTheirLastCards):
-    """Records each search's guesses beside the hand the opponent really holds then."""
+def _recording(bound: type[expert_variants.SeesTheirLastCards], seed: int) -> Any:
+    """A ``bound`` player that records each search's guesses."""
 
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed)
-        self.seen: list[tuple[Observation, list[Guess]]] = []
+    class Recording(bound):  # type: ignore[valid-type,misc]
+        def __init__(self, seed: int) -> None:
+            super().__init__(seed)
+            self.seen: list[tuple[Observation, list[Guess]]] = []
 
-    def guesses(self, obs: Observation, *, endgame: bool = False) -> list[Guess]:
-        out = super().guesses(obs, endgame=endgame)
-        self.seen.append((obs, out))
-        return out
+        def guesses(self, obs: Observation, *, endgame: bool = False) -> list[Guess]:
+            out: list[Guess] = super().guesses(obs, endgame=endgame)
+            self.seen.append((obs, out))
+            return out
+
+    return Recording(seed)
 
 
-def test_the_bound_sees_their_real_cards_only_at_the_end_of_the_play() -> None:
+@pytest.mark.parametrize(
+    "bound", [expert_variants.SeesTheirLastCards, expert_variants.SeesTheirCardsFromSix]
+)
+def test_the_bound_sees_their_real_cards_only_from_its_point_of_the_play(
+    bound: type[expert_variants.SeesTheirLastCards],
+) -> None:
     rules = find_rules("standard")
-    oracle, other = _Recording(3), load_player("standard", 4)
+    oracle, other = _recording(bound, 3), load_player("standard", 4)
     seats = [oracle, other]
     game = Game(rules, seed=11)  # (named so: the variant finds the game being played)
     truths: list[tuple[int, ...]] = []
@@ -51,7 +60,7 @@ def test_the_bound_sees_their_real_cards_only_at_the_end_of_the_play() -> None:
             truths.append(truth)
     late = early = 0
     for (obs, guesses), truth in zip(oracle.seen, truths, strict=True):
-        if len(obs.hand) + obs.hand_sizes[1 - obs.seat] <= 4:
+        if len(obs.hand) + obs.hand_sizes[1 - obs.seat] <= bound.seen_from:
             late += 1
             assert [(g.cards, g.weight) for g in guesses] == [(truth, 1.0)]
             assert guesses[0].ranks == tuple(sorted(RANK_OF[c] for c in truth))

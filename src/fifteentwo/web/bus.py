@@ -14,7 +14,7 @@ one page on the process that plays them, and each announcement there was a Redis
 and a message the process read back from its own subscription, for nobody. A process that
 starts watching a game says so on the tables' channel (``{"watching": [ids]}``), and a
 publish learns from Redis how many heard it; a game that nobody else heard is announced again
-only when a process says it watches it, at least every `PROBE_SECONDS` anyway (for a notice
+only when a process says it watches it, once in `PROBE_SECONDS` otherwise (for a notice
 lost), and always in a process's first `OPEN_SECONDS` after it (re)connected (it has not heard
 the notices given before). The notice goes out before the watcher reads the game from the
 store, so only a move made in the moment before its maker reads the notice goes unannounced:
