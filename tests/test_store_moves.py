@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import statistics
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from fifteentwo.app.session import FULL_SAVE_MIN, SaveError, SeatConfig, Session
 from fifteentwo.players import GreedyPlayer
 from fifteentwo.rules import find_rules
-from fifteentwo.store import GameMeta, Store, new_owner
+from fifteentwo.store import GameConflict, GameMeta, Store, new_owner
 from fifteentwo.store.base import merge_moves
 from store_backends import Backend
 
@@ -321,3 +322,29 @@ def test_a_game_resumed_from_steps_has_the_take_back_marks_and_states_it_was_sav
             assert again.game.log == session.game.log
             assert again.players[1].rng.getstate() == session.players[1].rng.getstate()
     assert steps_without_states > 5
+
+
+def test_a_step_keeps_or_moves_the_games_owner_and_kind_and_still_checks_its_version(
+    store: Store,
+) -> None:
+    """A step leaves the game's kind and owner as they are unless its details move them (a
+    guest's game passing to an account): then the row moves, and the list by owner with it."""
+    me = new_owner()
+    guest = GameMeta("standard", 121, ("You", "Computer"), ("human", "greedy"), (0, 0))
+    guest = replace(guest, kind="web", owner_hint="guest-1")
+    game_id = store.create_game({"n": 0}, guest, owner=me)
+    version = store.game_version(game_id)
+    version = store.append_move(game_id, {"n": 1}, guest, owner=me, expected_version=version)
+    assert version is not None
+    assert [g.game_id for g in store.list_games(owner_hint="guest-1")] == [game_id]
+    moved = replace(guest, owner_hint="account-7", scores=(5, 0))
+    version = store.append_move(game_id, {"n": 2}, moved, owner=me, expected_version=version)
+    assert version is not None and version == store.game_version(game_id)
+    assert store.list_games(owner_hint="guest-1") == []
+    (listed,) = store.list_games(owner_hint="account-7")
+    assert listed.game_id == game_id and listed.meta.scores == (5, 0)
+    with pytest.raises(GameConflict):  # a step onto a version that moved on, kept or moved
+        store.append_move(game_id, {"n": 3}, moved, owner=me, expected_version=version - 1)
+    with pytest.raises(GameConflict):
+        store.append_move(game_id, {"n": 3}, guest, owner=me, expected_version=version - 1)
+    assert store.game_version(game_id) == version
