@@ -33,8 +33,8 @@ two processes sharing PostgreSQL and Redis (each client plays on the process tha
 game). ``--duration`` bounds each level: clients stop at the deadline, games unfinished.
 
 The thirds of a timed run mix places in a game with the moves that end games (a game's end
-stores its finished row, four times an ordinary move) and the first full saves, which games
-started together reach in the same seconds. ``--by-move`` measures a move early in a game
+stores its finished row, about three times an ordinary move) and the first full saves, which
+games started together reach in the same seconds. ``--by-move`` measures a move early in a game
 against one late in it directly: the clients play in rounds (each makes its k-th decision,
 after its thinking, and round k + 1 starts once every game still going was answered), so the
 server's CPU between two rounds' ends belongs to the k-th decisions alone; it prints the CPU
