@@ -161,3 +161,46 @@ def test_ctrl_c_while_starting_exits_130_quietly(marker: str, later: float) -> N
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert proc.returncode == 130, (proc.returncode, err)
     assert err.strip() == ""
+
+
+DROPPED_CTRL_C = """
+import sys, weakref
+import _fifteentwo_entry
+import fifteentwo.cli
+
+def dropped(_):
+    raise KeyboardInterrupt  # what Ctrl-C does when it lands in a weak reference's callback
+
+def command():
+    class Thing:
+        pass
+    thing = Thing()
+    ref = weakref.ref(thing, dropped)
+    del thing  # the interpreter reports the callback's KeyboardInterrupt and drops it...
+    sys.stdin.readline()  # ...so the command would wait here, as if no key had been pressed
+    return 0
+
+fifteentwo.cli.main = command
+raise SystemExit(_fifteentwo_entry.main())
+"""
+
+
+def test_a_ctrl_c_the_interpreter_drops_in_a_callback_still_exits_130_quietly() -> None:
+    """The stdlib-loading case above, made certain: a Ctrl-C that lands in a callback the
+    interpreter runs for itself (importlib's module locks are weak references) is pressed
+    again in the program, even one waiting for input."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", DROPPED_CTRL_C],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        proc.wait(timeout=TIMEOUT)  # (stdin stays open: only the Ctrl-C can end the wait)
+        err = proc.stderr.read() if proc.stderr else ""
+    finally:
+        proc.kill()
+        proc.communicate()
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert err.strip() == "", err
