@@ -346,11 +346,17 @@ class SeesTheirCards(FrozenExpert2Player):
     the replies are still predicted by the heuristic, so a better model of them is not bounded."""
 
     name = "expert-sees-their-cards"
+    seen_from: int | None = None
+    """Cards left in both hands together from which it sees theirs (None: from the start);
+    before, expert-2's guesses and lead table."""
 
     def _opening_leads(self, ranks: tuple[int, ...]) -> dict[int, float] | None:
-        return None
+        return None if self.seen_from is None else super()._opening_leads(ranks)
 
     def guesses(self, obs: Observation, *, endgame: bool = False) -> list[Guess]:
+        left = len(obs.hand) + obs.hand_sizes[1 - obs.seat]
+        if self.seen_from is not None and left > self.seen_from:
+            return super().guesses(obs, endgame=endgame)
         theirs = _game_in_play().observation(1 - obs.seat).hand
         cards = tuple(sorted(c.index for c in theirs))
         return [Guess(tuple(sorted(RANK_OF[c] for c in cards)), cards, 1.0)]
@@ -358,20 +364,11 @@ class SeesTheirCards(FrozenExpert2Player):
 
 class SeesTheirLastCards(SeesTheirCards):
     """`SeesTheirCards` only once four or fewer cards are left in both hands together (the
-    end of the play, where their plays have already said most of what they hold); before,
-    expert-2's guesses and lead table. Splits the bound into the end of the play and the
-    rest."""
+    end of the play, where their plays have already said most of what they hold). Splits the
+    bound into the end of the play and the rest."""
 
     name = "expert-sees-their-last-cards"
     seen_from = 4
-
-    def _opening_leads(self, ranks: tuple[int, ...]) -> dict[int, float] | None:
-        return FrozenExpert2Player._opening_leads(self, ranks)
-
-    def guesses(self, obs: Observation, *, endgame: bool = False) -> list[Guess]:
-        if len(obs.hand) + obs.hand_sizes[1 - obs.seat] > self.seen_from:
-            return FrozenExpert2Player.guesses(self, obs, endgame=endgame)
-        return super().guesses(obs, endgame=endgame)
 
 
 class SeesTheirCardsFromSix(SeesTheirLastCards):
