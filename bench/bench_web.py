@@ -79,10 +79,13 @@ def free_port() -> int:
         return port
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far, from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of the server processes so far, from /proc."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def raise_file_limit() -> None:
@@ -164,7 +167,7 @@ class Rounds:
         self.answered = self.ended = 0
 
     def start(self) -> None:
-        self.ends.append((0, sum(cpu_seconds(pid) for pid in self.pids), 0))
+        self.ends.append((0, cpu_seconds(self.pids), 0))
 
     async def wait(self, number: int) -> None:
         while self.number < number:
@@ -179,7 +182,7 @@ class Rounds:
             self.ended += over
         self.pending -= 1
         if self.pending == 0:
-            cpu = sum(cpu_seconds(pid) for pid in self.pids)
+            cpu = cpu_seconds(self.pids)
             self.ends.append((self.answered, cpu, self.ended))
             self.answered = self.ended = 0
             self.number += 1
@@ -250,9 +253,9 @@ async def sample_memory(pids: list[int], stats: Stats, stop: asyncio.Event) -> N
 
 async def sample_cpu(pids: list[int], stats: Stats, stop: asyncio.Event) -> None:
     while not stop.is_set():
-        stats.cpu.append((len(stats.latency_ms), sum(cpu_seconds(pid) for pid in pids)))
+        stats.cpu.append((len(stats.latency_ms), cpu_seconds(pids)))
         await asyncio.sleep(0.5)
-    stats.cpu.append((len(stats.latency_ms), sum(cpu_seconds(pid) for pid in pids)))
+    stats.cpu.append((len(stats.latency_ms), cpu_seconds(pids)))
 
 
 def cpu_per_action(stats: Stats, part: slice = slice(None)) -> float:
