@@ -94,7 +94,7 @@ pytest: $(STAMP) nginx
 # The terminal game's longer key walks (tests/test_tui_keys.py; one of them runs in make test).
 .PHONY: test-walks
 test-walks: $(STAMP)
-	$(BIN)/pytest -n auto --dist worksteal -p no:cacheprovider -m walk tests/test_tui_keys.py
+	$(BIN)/pytest -n $(WORKERS) --dist worksteal -p no:cacheprovider -m walk tests/test_tui_keys.py
 
 bench: $(STAMP)
 	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
@@ -130,7 +130,7 @@ serve-compiled: $(CSTAMP)
 # for what compiling could change).
 test-compiled: $(CSTAMP)
 	FIFTEENTWO_EXPECT_COMPILED=1 FIFTEENTWO_RANDOM_GAMES=20000 \
-		$(CBIN)/pytest -n auto --dist worksteal -p no:cacheprovider tests
+		$(CBIN)/pytest -n $(WORKERS) --dist worksteal -p no:cacheprovider tests
 
 bench-compiled: $(CSTAMP)
 	$(CBIN)/python bench/bench_engine.py
