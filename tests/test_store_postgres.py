@@ -137,3 +137,78 @@ def test_a_newer_schema_is_refused(pg: Backend) -> None:
     pg.execute("UPDATE schema_version SET version = 99")
     with pytest.raises(StoreError, match="newer fifteentwo"):
         pg.open()
+
+
+PROXY = """
+import asyncio, sys
+async def pipe(r, w):
+    try:
+        while data := await r.read(65536):
+            w.write(data)
+            await w.drain()
+    except OSError:
+        pass
+    finally:
+        w.close()
+async def handle(r, w):
+    r2, w2 = await asyncio.open_connection(sys.argv[2], int(sys.argv[3]))
+    await asyncio.gather(pipe(r, w2), pipe(r2, w))
+async def main():
+    srv = await asyncio.start_server(handle, "127.0.0.1", 0)
+    print(srv.sockets[0].getsockname()[1], flush=True)
+    async with srv:
+        await srv.serve_forever()
+asyncio.run(main())
+"""
+
+
+def test_a_hung_server_is_given_up_on(pg: Backend) -> None:
+    """Found by an outside audit: a database whose process hangs while its machine still
+    acknowledges every packet (here a proxy in front of it, stopped with SIGSTOP) defeats
+    keepalives and tcp_user_timeout, and a move waited for it for minutes. The driver's wait
+    is bounded (`AnsweringConnection`): one line, and the store works again once it answers."""
+    import os
+    import signal
+    from urllib.parse import urlsplit
+
+    target = urlsplit(pg.url)
+    proxy = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            PROXY,
+            "-",
+            target.hostname or "127.0.0.1",
+            str(target.port or 5432),
+        ],
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert proxy.stdout is not None
+        port = int(proxy.stdout.readline())
+        user = target.netloc.rpartition("@")[0]
+        netloc = f"{user}@127.0.0.1:{port}" if user else f"127.0.0.1:{port}"
+        url = target._replace(netloc=netloc).geturl()
+        store = PostgresStore(url, statement_timeout=1.0, connect_timeout=2.0)
+        pg.opened.append(store)
+        assert store.game_version("a" * 12) is None
+        os.kill(proxy.pid, signal.SIGSTOP)
+        for _ in range(2):  # the hung connection, then a new one that is never answered
+            started = time.monotonic()
+            with pytest.raises(StoreError) as info:
+                store.game_version("a" * 12)
+            assert time.monotonic() - started < 4.5
+            assert "\n" not in str(info.value)
+        os.kill(proxy.pid, signal.SIGCONT)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                assert store.game_version("a" * 12) is None
+                break
+            except StoreError:
+                assert time.monotonic() < deadline
+                time.sleep(0.2)
+    finally:
+        os.kill(proxy.pid, signal.SIGCONT)
+        proxy.kill()
+        proxy.wait(timeout=10)

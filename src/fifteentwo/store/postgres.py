@@ -15,12 +15,13 @@ from __future__ import annotations
 import contextlib
 import re
 import time
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
 import sqlalchemy as sa
 from psycopg import sql
+from psycopg.abc import PQGen
 from sqlalchemy.dialects import postgresql
 
 from fifteentwo.store.base import StoreError, StoreUnavailable
@@ -36,6 +37,36 @@ DOWN_WAIT: Final = 0.3
 IDLE_PING: Final = 2.0
 """A pooled connection idle longer than this many seconds is pinged before it is used."""
 _NAME: Final = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+ANSWER_MARGIN: Final = 1.0
+"""Seconds past the statement timeout after which the driver stops waiting for an answer."""
+
+_R = TypeVar("_R")
+
+
+class AnsweringConnection(psycopg.Connection[Any]):
+    """A connection that stops waiting for a server that stops answering.
+
+    Keepalives and ``tcp_user_timeout`` notice a server whose machine went away, and the
+    statement timeout one that is slow; neither notices a server process that hangs (stopped,
+    stuck on its disk) while its machine's kernel still acknowledges everything: the driver
+    would wait for its answer forever, and a move with it. Past `answer_within` seconds the
+    wait is given up, the connection closed (its state is unknown) and a disconnection raised,
+    which the store retries or reports like any lost connection."""
+
+    answer_within: float | None = None
+
+    def wait(self, gen: PQGen[_R], interval: float = 0.1, timeout: float | None = None) -> _R:
+        limit = self.answer_within
+        if timeout is not None or limit is None:
+            return super().wait(gen, interval, timeout)
+        try:
+            return super().wait(gen, interval, limit)
+        except psycopg.errors._WaitTimeout:
+            with contextlib.suppress(Exception):
+                self.pgconn.finish()
+            raise psycopg.OperationalError(
+                f"the database did not answer within {limit:g} s"
+            ) from None
 
 
 def redact(url: str) -> str:
@@ -93,7 +124,7 @@ class PostgresStore(SqlStore):
         search_path = sql.SQL("SET search_path TO {}").format(sql.Identifier(self.schema))
 
         def connect() -> psycopg.Connection[Any]:
-            conn = psycopg.connect(
+            conn = AnsweringConnection.connect(
                 conninfo,
                 connect_timeout=max(2, timeout),
                 # issue 35: a server that stops answering is noticed, not waited for
@@ -106,6 +137,7 @@ class PostgresStore(SqlStore):
             )
             conn.execute(search_path)
             conn.commit()
+            conn.answer_within = statement_timeout + ANSWER_MARGIN
             return conn
 
         engine = sa.create_engine(
@@ -159,6 +191,17 @@ class PostgresStore(SqlStore):
                 raise sa.exc.DisconnectionError("the connection did not answer")
 
     def _create_schema(self, conn: sa.Connection) -> None:
+        dbapi = conn.connection.dbapi_connection
+        waits = getattr(dbapi, "answer_within", None)
+        if isinstance(dbapi, AnsweringConnection):
+            dbapi.answer_within = None  # another process's migration may hold the lock long
+        try:
+            self._create_schema_now(conn)
+        finally:
+            if isinstance(dbapi, AnsweringConnection):
+                dbapi.answer_within = waits
+
+    def _create_schema_now(self, conn: sa.Connection) -> None:
         conn.exec_driver_sql("SET LOCAL statement_timeout = 0")  # another creator may be slow
         # One creator at a time across processes: a transaction-scoped advisory lock.
         conn.execute(sa.select(sa.func.pg_advisory_xact_lock(sa.func.hashtext(self.schema))))
