@@ -51,6 +51,7 @@ from fifteentwo.store import GameBusy, GameNotFound, Store, StoreError, new_owne
 from fifteentwo.store.base import CorruptGame, StoreUnavailable
 from fifteentwo.store.sqlite import SQLiteStore
 from fifteentwo.web.bus import Bus, LocalBus
+from fifteentwo.web.metrics import Outage
 from fifteentwo.web.protocol import NewGameRequest
 from fifteentwo.web.view import action_json, event_json, muggins_json, observation_json
 
@@ -316,6 +317,7 @@ class GameHub:
         self._refreshing: set[str] = set()
         self._refresh_again: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._bus_down = Outage("game bus: could not publish", _log)
 
     def share_games(self, secret: str) -> None:
         """Let every process with this server secret serve every game against the computer:
@@ -341,7 +343,9 @@ class GameHub:
         try:
             await self.bus.publish_game(game.game_id, version)
         except Exception as exc:  # the other processes catch up at their pages' next message
-            _log.warning("game bus: could not publish: %s", exc)
+            self._bus_down.failed(exc)
+        else:
+            self._bus_down.worked()
 
     async def on_bus(self, game_id: str, version: int) -> None:
         """Another process wrote a game: if pages of it are connected here, send them the new
@@ -629,6 +633,8 @@ class GameHub:
             )
         except GameBusy:
             raise Refused("busy", "this game is open in another program") from None
+        except StoreUnavailable:
+            raise
         except (SaveError, StoreError) as exc:
             raise Refused("no_game", f"this game cannot be resumed: {exc}") from None
         assert isinstance(session, WebSession)
@@ -642,6 +648,15 @@ class GameHub:
         gets the turn's claim (the process thinking for it died, or it is this one's own turn),
         else it waits for the claimant's moves to be stored (a lapsed claim is taken over)."""
         deadline = time.monotonic() + 2 * CLAIM_SECONDS + 5
+        while not await self._computers_try(game):
+            if time.monotonic() > deadline:
+                raise Refused("busy", "the computer's move is taking too long: try again")
+            await asyncio.sleep(CLAIM_POLL)
+            await self._catch_up(game)
+
+    async def _computers_try(self, game: WebGame) -> bool:
+        """One try at the computers' turn (`_computers_on`); False while another process
+        holds its claim."""
         while not game.session.is_over and game.session.waiting_for is None:
             before = game.session.version
             try:
@@ -652,17 +667,50 @@ class GameHub:
             if game.session.is_over or game.session.waiting_for is not None:
                 if game.session.version != before or game.session.is_over:
                     await self._announce(game)  # this process made the computers' turn
-                return
-            if time.monotonic() > deadline:
-                raise Refused("busy", "the computer's move is taking too long: try again")
-            await asyncio.sleep(CLAIM_POLL)
-            version = await self.store_call(self.store.game_version, game.game_id)
-            if version is not None and version != game.session.version:
-                await self._reload(game, play_on=False)
+                return True
+            return False
+        return True
+
+    async def _catch_up(self, game: WebGame) -> None:
+        """Read the stored game again if another process moved it on."""
+        version = await self.store_call(self.store.game_version, game.game_id)
+        if version is not None and version != game.session.version:
+            await self._reload(game, play_on=False)
+
+    async def _computers_later(self, game: WebGame) -> None:
+        """`_computers_on` for a game just opened whose computers' turn another process
+        claimed (it may have died thinking: a kill -9): the page is answered at once with the
+        state (the computer to move), and this task sends it the turn when it is stored or,
+        once the claim lapses, made here. The game's lock is held only for each look, so the
+        page's messages are answered meanwhile."""
+        deadline = time.monotonic() + 2 * CLAIM_SECONDS + 5
+        try:
+            while time.monotonic() < deadline:
+                await asyncio.sleep(CLAIM_POLL)
+                async with game.lock:
+                    if self.games.get(game.game_id) is not game:
+                        return  # forgotten or replaced meanwhile
+                    await self._catch_up(game)
+                    if await self._computers_try(game):
+                        await self._broadcast(game, (), log=True)
+                        return
+            async with game.lock:
+                await self._tell(game, "busy", "the computer's move is taking too long: try again")
+        except Refused as exc:
+            async with game.lock:
+                await self._tell(game, exc.code, str(exc))
+        except StoreError as exc:
+            _log.warning("game %s: the computers' turn waits for the store: %s", game.game_id, exc)
+
+    async def _tell(self, game: WebGame, code: str, message: str) -> None:
+        for listener in list(game.listeners):
+            await listener.send({"type": "error", "code": code, "message": message})
 
     async def _load(self, game_id: str, token: str) -> WebGame:
         try:
             saved = await self.store_call(self.store.load_game, game_id)
+        except StoreUnavailable:
+            raise  # (`unavailable`: the page keeps the game's token and asks again)
         except (GameNotFound, StoreError):
             raise Refused("no_game", "no game with that id and token") from None
         web = saved.data.get("web")
@@ -684,11 +732,18 @@ class GameHub:
             )
         except GameBusy:
             raise Refused("busy", "this game is open in another program") from None
+        except StoreUnavailable:
+            raise
         except (SaveError, StoreError) as exc:
             raise Refused("no_game", f"this game cannot be resumed: {exc}") from None
         assert isinstance(session, WebSession)
         game = WebGame(game_id, session)
-        await self._computers_on(game)
+        if not await self._computers_try(game):
+            # another process claimed the computers' turn: answer the page now, the turn
+            # follows when it is stored (or made here once the claim lapses)
+            task = asyncio.create_task(self._computers_later(game))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         self.games[game_id] = game
         return game
 

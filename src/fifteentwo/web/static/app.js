@@ -72,6 +72,7 @@ function forget(id) { const t = tokens(); delete t[id]; store.set("games", t); }
 function connect() {
   if (game.ws) { game.closing = true; game.ws.close(); }
   game.closing = false;
+  game.greeted = false;  // no state yet on this connection
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
   game.ws = ws;
   ws.onopen = () => {
@@ -177,6 +178,7 @@ async function receive(msg) {
   $("conn").hidden = true;
   if (msg.type === "state") {
     if (msg.talk) talkHistory(msg.talk, msg.you);
+    game.greeted = true;
     game.unsent = null;
     trouble(false);
     if (!msg.view) {  // a table still filling its seats
@@ -208,6 +210,13 @@ async function receive(msg) {
     showHint(msg);
   } else if (msg.type === "error") {
     game.busy = false;
+    if (msg.code === "unavailable" && !game.greeted) {
+      // the store could not be read to open the game: the game is kept (its token too); ask again
+      trouble(true, "The server cannot reach its game store just now: trying again…");
+      const ws = game.ws;
+      setTimeout(() => { if (game.ws === ws && game.id) connect(); }, 2000);
+      return;
+    }
     if (msg.code === "unavailable") { retryUnsent(); renderControls(); return; }
     if (msg.code === "no_table") {
       $("status-line").textContent = "This link does not open a table: it is closed, or the link is wrong.";
