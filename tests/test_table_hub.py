@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -286,3 +287,59 @@ def test_a_claim_left_by_a_dead_process_expires(
         assert len(store.finished_games()) == 2
 
     asyncio.run(main())
+
+
+def test_a_row_the_sweeper_fails_on_is_said_once_and_the_others_are_swept(
+    store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="fifteentwo.web")
+
+    async def main() -> None:
+        a = hub(store)
+        bad = await a.create(two_people(), "p0", "Ann")
+        good = await a.create(two_people(), "p1", "Bob")
+        row = store.load_table(bad["table"])
+        data = {**row.data, "seats": [None, None]}  # a row no version of the server writes
+        store.save_table(
+            bad["table"], data, row.status, expected_version=row.version, due_at=utc_now()
+        )
+        a.tables.clear()
+        later(monkeypatch, IDLE_CLOSE + 1)
+        await a.sweep()
+        await a.sweep()
+        assert store.load_table(good["table"]).status == "closed"
+        assert store.load_table(bad["table"]).data["seats"] == [None, None]  # kept as it was
+        errors = [json.loads(r.getMessage()) for r in caplog.records if r.name.endswith("errors")]
+        assert [(e["event"], e["kind"], e["table"]) for e in errors] == [
+            ("sweep_error", "server", bad["table"])
+        ]
+        assert "TypeError" in errors[0]["exc"]
+
+    asyncio.run(main())
+
+
+def test_a_store_that_is_down_is_said_once_by_the_sweeper(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="fifteentwo.web")
+    a = hub(store)
+    a.tick = 0.01
+    failing = [True]
+
+    async def sweep() -> None:
+        if failing[0]:
+            raise StoreError("cannot read the game store: it is down")
+
+    a.sweep = sweep  # type: ignore[method-assign]
+
+    async def main() -> None:
+        task = asyncio.create_task(a.run_sweeper())
+        await asyncio.sleep(0.3)
+        failing[0] = False
+        await asyncio.sleep(0.1)
+        task.cancel()
+
+    asyncio.run(main())
+    lines = [r.getMessage() for r in caplog.records if r.name == "fifteentwo.web"]
+    assert len(lines) == 2, lines
+    assert "it is down" in lines[0] and "works again" in lines[1]

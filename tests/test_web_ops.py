@@ -25,6 +25,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from fifteentwo.store import open_store
+from fifteentwo.store.base import StoreUnavailable
 from fifteentwo.web import create_app
 from fifteentwo.web import metrics as metrics_module
 from web_helpers import choose
@@ -180,3 +181,84 @@ def test_a_bug_is_one_reply_without_traceback_and_one_logged_traceback(
 def test_ops_endpoints_ignore_query_junk(client: TestClient, path: str, junk: str) -> None:
     response = client.get(path, params={"q": junk})
     assert response.status_code == 200
+
+
+def test_a_store_that_is_down_is_one_warning_line_not_a_bug(
+    client: TestClient, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    caplog.set_level(logging.INFO, logger="fifteentwo")
+    made = client.post("/api/games", json={"variant": "short", "level": "greedy", "player": PLAYER})
+    game = made.json()
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+
+    async def down(*args: Any, **kwargs: Any) -> Any:
+        raise StoreUnavailable("cannot reach the game store: the database is down")
+
+    caplog.clear()
+    with client.websocket_connect("/ws") as ws:
+        ws.send_text(json.dumps({"type": "hello", "game": game["game"], "token": game["token"]}))
+        state = ws.receive_json()
+        monkeypatch.setattr(hub, "act", down)
+        ws.send_text(
+            json.dumps({"type": "act", "decision": state["decision"], "action": choose(state)})
+        )
+        reply = ws.receive_json()
+    assert reply["code"] == "unavailable" and "cause" not in reply
+    monkeypatch.setattr(hub, "create", down)
+    answer = client.post(
+        "/api/games", json={"variant": "short", "level": "greedy", "player": PLAYER}
+    )
+    assert answer.status_code == 503 and "cause" not in answer.json()
+    records = [r for r in caplog.records if r.name.startswith("fifteentwo.web")]
+    events = [json.loads(r.getMessage()) for r in records]
+    assert [(e["event"], e["kind"]) for e in events] == [
+        ("message_error", "unavailable"),
+        ("request_error", "http_503"),
+    ]
+    assert all(r.levelno == logging.WARNING for r in records)
+    assert all("the database is down" in e["cause"] for e in events)
+    found = samples(client)
+    assert value(found, "fifteentwo_errors_total", where="http", kind="http_503") == 1
+    assert value(found, "fifteentwo_errors_total", where="http", kind="server") == 0
+
+
+def test_an_outage_is_said_once_when_it_starts_and_once_when_it_ends(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO, logger="fifteentwo.test")
+    outage = metrics_module.Outage("bus: could not publish", logging.getLogger("fifteentwo.test"))
+    outage.worked()
+    for _ in range(50):
+        outage.failed(ConnectionError("refused"))
+    outage.worked()
+    outage.worked()
+    outage.failed("again")
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 3
+    assert "refused" in lines[0] and "works again" in lines[1] and "again" in lines[2]
+
+
+def test_opening_a_game_while_the_store_is_down_is_unavailable_not_no_game(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page told `no_game` forgets the game's token for good: a store that cannot be read for
+    a moment (a failover, a restart) must say `unavailable`, and the game opens once it is back."""
+    made = client.post("/api/games", json={"variant": "short", "level": "greedy", "player": PLAYER})
+    game = made.json()
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    hub.games.clear()  # as on a process that never held it
+
+    def down(*args: Any, **kwargs: Any) -> Any:
+        raise StoreUnavailable("cannot read the game store: the database is down")
+
+    hello = json.dumps({"type": "hello", "game": game["game"], "token": game["token"]})
+    for method in ("load_game", "claim"):  # reading the game, then taking it over
+        with monkeypatch.context() as patch:
+            patch.setattr(hub.store, method, down)
+            with client.websocket_connect("/ws") as ws:
+                ws.send_text(hello)
+                reply = ws.receive_json()
+            assert reply["type"] == "error" and reply["code"] == "unavailable", (method, reply)
+    with client.websocket_connect("/ws") as ws:
+        ws.send_text(hello)
+        assert ws.receive_json()["type"] == "state"

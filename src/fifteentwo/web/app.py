@@ -312,8 +312,8 @@ def create_app(
                     except Refused as exc:
                         reply = error(exc.code, str(exc))
                     except StoreError as exc:  # issue 35: the database is down: say so now
-                        _log.warning("store trouble: %s", exc)
                         reply = store_trouble()
+                        reply["cause"] = str(exc)  # (for the log line only)
                     except FifteenTwoError as exc:
                         reply = error("refused", str(exc))
                     except Exception as exc:  # a bug must cost one reply, never the server
@@ -400,6 +400,9 @@ def _message_error(
         "client": client.host if client else None,
         "ms": round((time.perf_counter() - started) * 1000, 2),
     }
+    cause = reply.pop("cause", None)
+    if cause is not None:
+        fields["cause"] = cause
     exc = reply.pop("exc", None)
     if exc is not None:
         fields["exc"] = exc
@@ -525,7 +528,8 @@ def _player(request: Request) -> str | None:
 
 
 def _bad(code: str, message: str, status: int = 400) -> Response:
-    return JSONResponse(error(code, message), status_code=status)
+    headers = {"Retry-After": "2"} if status == 503 else None
+    return JSONResponse(error(code, message), status_code=status, headers=headers)
 
 
 def store_trouble() -> dict[str, Any]:
@@ -538,7 +542,7 @@ def store_trouble() -> dict[str, Any]:
 
 
 async def _store_down(request: Request, exc: Exception) -> Response:
-    _log.warning("store trouble answering %s: %s", request.url.path, exc)
+    request.state.cause = str(exc)  # the request's one log line says why (`RequestLog`)
     return JSONResponse(store_trouble(), status_code=503, headers={"Retry-After": "2"})
 
 

@@ -38,8 +38,8 @@ def lobby_routes(tables: Callable[[], TableHub], visitors: Visitors) -> list[Rou
     async def lobby(request: Request) -> Response:
         try:
             listed = await tables().lobby()
-        except StoreError as exc:
-            return _bad("unavailable", str(exc), 503)
+        except StoreError:
+            raise  # 503 (`app._store_down`: Retry-After, the cause logged, not shown)
         return JSONResponse({"tables": listed}, headers={"Cache-Control": "no-store"})
 
     async def quick(request: Request) -> Response:
@@ -70,8 +70,8 @@ def lobby_routes(tables: Callable[[], TableHub], visitors: Visitors) -> list[Rou
             seats = await hub.create_matched(req.variant, req.rated, [*others, entry])
             for person, seat in zip([*others, entry], seats, strict=True):
                 await hub.matchmaker.deliver(person["ticket"], seat)  # (a poll brings it)
-        except StoreError as exc:
-            return _bad("unavailable", str(exc), 503)
+        except StoreError:
+            raise  # 503 (`app._store_down`: Retry-After, the cause logged, not shown)
         except Exception as exc:  # Redis down: one clear answer, nothing half done is shown
             if type(exc).__module__.startswith("redis"):
                 return _bad("unavailable", f"the match queue is unavailable: {exc}"[:200], 503)
@@ -124,4 +124,7 @@ async def _body(request: Request) -> bytes:
 
 
 def _bad(code: str, message: str, status: int = 400) -> Response:
-    return JSONResponse({"type": "error", "code": code, "message": message}, status_code=status)
+    headers = {"Retry-After": "2"} if status == 503 else None
+    return JSONResponse(
+        {"type": "error", "code": code, "message": message}, status_code=status, headers=headers
+    )

@@ -29,7 +29,7 @@ from prometheus_client import (
     ProcessCollector,
     generate_latest,
 )
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -39,6 +39,9 @@ from fifteentwo.store import Store
 __all__ = ["Metrics", "Operations", "RequestLog", "log_error"]
 
 error_log = logging.getLogger("fifteentwo.web.errors")
+CLIENT_GONE: Final = 499
+"""The status logged for a request whose client hung up before it could be answered (nginx's
+code for it): the client's doing, not the server's, so never `server`."""
 
 READY_TIMEOUT: Final = 2.0
 """Seconds ``/readyz`` waits for the store and Redis before it calls them down: a balancer's
@@ -49,9 +52,39 @@ STORE_BUCKETS: Final = (0.0002, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
 
 def log_error(event: str, **fields: Any) -> None:
     """One JSON line: what went wrong and where (``exc`` carries a server-side traceback)."""
-    level = logging.ERROR if fields.get("kind") == "server" else logging.INFO
+    kind = str(fields.get("kind"))
+    if kind == "server":
+        level = logging.ERROR  # a bug
+    elif kind in ("unavailable", "http_503"):
+        level = logging.WARNING  # a part that is down (the store, Redis), or shutting down
+    else:
+        level = logging.INFO  # a refusal the client caused
     record = {"event": event, "at": round(time.time(), 3), **fields}
     error_log.log(level, json.dumps(record, separators=(",", ":"), default=str))
+
+
+class Outage:
+    """Says once that a part stopped working and once that it works again, not at every call
+    while it is down (a line per move would bury the log when Redis or the store is gone)."""
+
+    def __init__(self, what: str, logger: logging.Logger) -> None:
+        self.what = what
+        self.logger = logger
+        self.since: float | None = None
+        """When the current outage began (None: working)."""
+
+    def failed(self, exc: BaseException | str) -> None:
+        """A call failed: said at the first failure of an outage only."""
+        if self.since is None:
+            self.since = time.monotonic()
+            self.logger.warning("%s: %s (said once until it works again)", self.what, exc)
+
+    def worked(self) -> None:
+        """A call worked: said when it ends an outage."""
+        if self.since is not None:
+            down = time.monotonic() - self.since
+            self.since = None
+            self.logger.warning("%s: works again after %.1f s", self.what, down)
 
 
 def exception_text(exc: BaseException) -> str:
@@ -198,6 +231,8 @@ class RequestLog:
 
         try:
             await self.app(scope, receive, watch)
+        except ClientDisconnect:  # the client hung up before its body was read: no one to answer
+            self._done(scope, CLIENT_GONE, started, None)
         except Exception as exc:
             self._done(scope, 500, started, exception_text(exc))
             raise  # Starlette answers a plain 500; the traceback stays in the log
@@ -208,7 +243,12 @@ class RequestLog:
         self.metrics.requests.labels(str(status)).inc()
         if status < 400:
             return
-        kind = "server" if status >= 500 else f"http_{status}"
+        # a 500 is the server's own failure (a bug: its traceback is logged); a 503 is a store
+        # or Redis that is down or a process shutting down, answered as designed
+        if status == CLIENT_GONE:
+            kind = "client_gone"
+        else:
+            kind = "server" if status == 500 or exc is not None else f"http_{status}"
         self.metrics.errors.labels("http", kind).inc()
         client = scope.get("client")
         fields: dict[str, Any] = {
@@ -219,6 +259,9 @@ class RequestLog:
             "client": client[0] if client else None,
             "ms": round((time.perf_counter() - started) * 1000, 2),
         }
+        cause = (scope.get("state") or {}).get("cause")
+        if cause is not None:
+            fields["cause"] = cause
         if exc is not None:
             fields["exc"] = exc
         log_error("request_error", **fields)

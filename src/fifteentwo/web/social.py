@@ -148,8 +148,8 @@ def social_routes(
             return _bad("bad_request", _first(exc))
         except (ValueError, Refused) as exc:
             return _bad("refused", str(exc))
-        except StoreError as exc:
-            return _bad("unavailable", str(exc), 503)
+        except StoreError:
+            raise  # 503 (`app._store_down`: Retry-After, the cause logged, not shown)
         # Counted once made: this many accounts per address per hour, then 429 (kept).
         await limited(request, "accounts")
         session_id, _ = await run(partial(accounts().start, me.player, account, ending=me.key))
@@ -175,8 +175,8 @@ def social_routes(
             return _bad("bad_request", _first(exc))
         except (ValueError, Refused) as exc:
             return _bad("refused", str(exc), 401)
-        except StoreError as exc:
-            return _bad("unavailable", str(exc), 503)
+        except StoreError:
+            raise  # 503 (`app._store_down`: Retry-After, the cause logged, not shown)
         # A new session id at every login: one planted before it (fixation) is worth nothing.
         session_id, _ = await run(partial(accounts().start, me.player, account, ending=me.key))
         return answer(request, {"username": account.username}, 200, session_id)
@@ -215,8 +215,8 @@ def social_routes(
                         401 if wrong else 400)  # fmt: skip
         except Refused as exc:
             return _bad(exc.code, str(exc), 413 if exc.code == "too_large" else 400)
-        except StoreError as exc:
-            return _bad("unavailable", str(exc), 503)
+        except StoreError:
+            raise  # 503 (`app._store_down`: Retry-After, the cause logged, not shown)
         # Every other session ended; this one goes on under a new id.
         session_id, _ = await run(partial(accounts().start, me.player, account, ending=me.key))
         return answer(request, {"username": account.username}, 200, session_id)
@@ -227,8 +227,8 @@ def social_routes(
         if me.account_id:
             try:
                 account = await run(accounts().store.account, me.account_id)
-            except StoreError as exc:
-                return _bad("unavailable", str(exc), 503)
+            except StoreError:
+                raise  # 503 (`app._store_down`: Retry-After, the cause logged, not shown)
             if account is not None:
                 data.update(account.to_json())
                 data["on_leaderboard"] = account.rated_games >= MIN_LEADERBOARD_GAMES
@@ -240,8 +240,8 @@ def social_routes(
             board = await run(
                 partial(accounts().store.leaderboard, 100, min_games=MIN_LEADERBOARD_GAMES)
             )
-        except StoreError as exc:
-            return _bad("unavailable", str(exc), 503)
+        except StoreError:
+            raise  # 503 (`app._store_down`: Retry-After, the cause logged, not shown)
         return JSONResponse(
             {
                 "players": [dict(a.to_json(), rank=i + 1) for i, a in enumerate(board)],
@@ -256,8 +256,8 @@ def social_routes(
             return _bad("not_logged_in", "log in to see your ratings", 401)
         try:
             changes = await run(accounts().store.rating_history, me.account_id, 200)
-        except StoreError as exc:
-            return _bad("unavailable", str(exc), 503)
+        except StoreError:
+            raise  # 503 (`app._store_down`: Retry-After, the cause logged, not shown)
         return await reply(request, {"changes": [c.to_json() for c in changes]}, me)
 
     async def my_history(request: Request) -> Response:
@@ -268,8 +268,8 @@ def social_routes(
         try:
             rows = await run(partial(store.finished_games, 200, owner_hint=me.owner_hint))
             totals = await run(partial(store.totals, owner_hint=me.owner_hint))
-        except StoreError as exc:
-            return _bad("unavailable", str(exc), 503)
+        except StoreError:
+            raise  # 503 (`app._store_down`: Retry-After, the cause logged, not shown)
         return await reply(request, history_json(rows, totals), me)
 
     return [
@@ -302,7 +302,10 @@ async def _tag_account(hub: TableHub, table_id: str, seat: int, me: Identity) ->
 
 
 def _bad(code: str, message: str, status: int = 400) -> Response:
-    return JSONResponse({"type": "error", "code": code, "message": message}, status_code=status)
+    headers = {"Retry-After": "2"} if status == 503 else None
+    return JSONResponse(
+        {"type": "error", "code": code, "message": message}, status_code=status, headers=headers
+    )
 
 
 def _first(exc: ValidationError) -> str:

@@ -47,6 +47,7 @@ from fifteentwo.store.base import (
 from fifteentwo.web.bus import Bus, LocalBus
 from fifteentwo.web.games import Listener, Refused, to_action, token_hash
 from fifteentwo.web.matchmaking import LocalMatchmaker, Matchmaker, RedisMatchmaker
+from fifteentwo.web.metrics import Outage, exception_text, log_error
 from fifteentwo.web.protocol import NewTableRequest
 from fifteentwo.web.ratings import rate_table_game, rating_terms
 from fifteentwo.web.talk import (
@@ -230,6 +231,12 @@ class TableHub:
         self._used: dict[str, float] = {}
         """When each cached table was last read or written here (`time.monotonic`)."""
         self._locks: dict[str, asyncio.Lock] = {}
+        self._bus_down = Outage("table bus: could not publish", _log)
+        self._sweep_down = Outage("table sweep: the store is unavailable", _log)
+        self._unsweepable: set[str] = set()
+        self._sweep_bug: str | None = None
+        """Tables whose row the sweeper failed on with a bug: said once, then left alone (the
+        row stays in the store; a restart tries it again)."""
         """One change at a time per table in this process (the store's versions keep order
         between processes)."""
         self.sent: dict[Listener, tuple[int, int]] = {}
@@ -427,7 +434,9 @@ class TableHub:
         try:
             await self.bus.publish_talk(table_id, message)
         except Exception as exc:  # stored: the others see it at their next reload
-            _log.warning("table bus: could not publish talk: %s", exc)
+            self._bus_down.failed(exc)
+        else:
+            self._bus_down.worked()
 
     async def on_talk(self, table_id: str, message: dict[str, Any]) -> None:
         """Send a talk message to this process's connections that may read it."""
@@ -546,7 +555,9 @@ class TableHub:
         try:
             await self.bus.publish(table.table_id, version)
         except Exception as exc:  # the other processes catch up at their next check
-            _log.warning("table bus: could not publish: %s", exc)
+            self._bus_down.failed(exc)
+        else:
+            self._bus_down.worked()
 
     async def check_versions(self) -> None:
         """Refresh every table this process's connections watch that another process wrote
@@ -883,26 +894,43 @@ class TableHub:
         store = self._store()
         rows: list[TableRow] = await self._store_call(store.list_tables, due_before=utc_now())
         for row in rows:
-            with contextlib.suppress(Refused, StoreError, FifteenTwoError):
-                if row.status == "finished" and row.data.get("pending_finished"):
-                    await self.store_results(await self.load(row.table_id))
-                elif (utc_now() - row.updated_at) >= timedelta(seconds=IDLE_CLOSE):
-                    await self.mutate(row.table_id, _close)
-                else:
-                    table = await self.mutate(
-                        row.table_id, lambda t: _attend(t, time.time()), thinks=True
-                    )
-                    if table.status == "finished":
-                        await self.store_results(table)
+            if row.table_id in self._unsweepable:
+                continue
+            try:
+                await self._sweep_row(row)
+            except (Refused, StoreError, FifteenTwoError):
+                pass
+            except Exception as exc:  # a bug or a row it cannot read: the others still swept
+                self._unsweepable.add(row.table_id)
+                log_error("sweep_error", kind="server", table=row.table_id, exc=exception_text(exc))
+
+    async def _sweep_row(self, row: TableRow) -> None:
+        if row.status == "finished" and row.data.get("pending_finished"):
+            await self.store_results(await self.load(row.table_id))
+        elif (utc_now() - row.updated_at) >= timedelta(seconds=IDLE_CLOSE):
+            await self.mutate(row.table_id, _close)
+        else:
+            table = await self.mutate(row.table_id, lambda t: _attend(t, time.time()), thinks=True)
+            if table.status == "finished":
+                await self.store_results(table)
 
     async def run_sweeper(self) -> None:
-        """`sweep` every tick, forever (a server task)."""
+        """`sweep` every tick, forever (a server task). A store that is down is said once per
+        outage, not at every tick."""
         while True:
             await asyncio.sleep(self.tick)
             try:
                 await self.sweep()
-            except Exception:
-                _log.exception("table sweep failed")
+            except StoreError as exc:
+                self._sweep_down.failed(exc)
+            except Exception as exc:  # a bug: one line with its traceback (once), then on
+                text = exception_text(exc)
+                if text != self._sweep_bug:
+                    log_error("sweep_error", kind="server", exc=text)
+                self._sweep_bug = text
+            else:
+                self._sweep_down.worked()
+                self._sweep_bug = None
 
 
 def _talk_for(table: LiveTable, seat: int) -> list[dict[str, Any]]:
