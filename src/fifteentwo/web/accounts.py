@@ -174,11 +174,12 @@ class Accounts:
 
     def end_everywhere(self, identity: Identity) -> int:
         """End every session of this browser's account (this one too); how many."""
-        ended = 0
-        if identity.account_id:
+        if identity.account_id:  # (this session is one of the account's: counted once)
             ended = self.store.end_web_sessions(account_id=identity.account_id)
+            self.end(identity)
+            return ended
         self.end(identity)
-        return ended + (1 if identity.key else 0)
+        return 1 if identity.key else 0
 
     # --- accounts ------------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -17,6 +18,13 @@ from pydantic import (
     TypeAdapter,
     ValidationError,
 )
+
+from fifteentwo.web.talk import clean_text
+
+SeatName = Annotated[str, StringConstraints(max_length=40), AfterValidator(clean_text)]
+"""A name a person gives their seat: shown to others, so cleaned as table talk is (control,
+bidi-override and zero-width characters removed, whitespace made single spaces): no name
+can pass for another's or reorder what is shown around it."""
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -233,7 +241,7 @@ class NewTableRequest(_Strict):
     """A computer takes the away person's seat (until they return), or the game is adjourned."""
     turn_seconds: int | None = Field(default=None, ge=5, le=3_600)
     """A turn timer: after this long a computer makes the pending decision."""
-    name: Annotated[str, StringConstraints(max_length=40)] = ""
+    name: SeatName = ""
     player: Secret | None = None
     rated: bool = True
     """False: never rated, even between people with accounts (the lobby shows which)."""
@@ -246,7 +254,7 @@ class QuickMatchRequest(_Strict):
 
     variant: Literal["standard", "short", "five-card", "three-player", "four-player"] = "standard"
     rated: bool = False
-    name: Annotated[str, StringConstraints(max_length=40)] = ""
+    name: SeatName = ""
 
 
 class TicketRequest(_Strict):
@@ -259,7 +267,7 @@ class SitRequest(_Strict):
     """``POST /api/tables/{id}/sit``: take a free seat (the first free one if ``seat`` is None)."""
 
     seat: int | None = Field(default=None, ge=0, le=3)
-    name: Annotated[str, StringConstraints(max_length=40)] = ""
+    name: SeatName = ""
     player: Secret | None = None
 
 
