@@ -5,7 +5,8 @@ against every seat on another side, with the other seats' ratings from before th
 order of updates does not matter; a partnership game counts each opponent once.
 
 Only games people played move a rating (issue 35; docs/web.md, "Ratings"). A side whose seat a
-computer had to play (its person was away longer than the table's away time) *left* the game:
+computer had to play (its person was away longer than the table's away time, or ran out of
+time on the table's turn timer) *left* the game:
 it forfeits, whatever the board said; a side that left cannot gain. If every side left, nobody
 played it and the game is unrated. The sides that left are read from the table's stored state
 (``left`` marks on its seats, kept with the finished game), so any server process decides alike.
@@ -19,14 +20,22 @@ from typing import Any, Final
 from fifteentwo.store import Store
 from fifteentwo.store.base import RatingUpdate
 
-__all__ = ["MIN_LEADERBOARD_GAMES", "RATING_RULE", "outcomes", "rate_table_game", "rating_terms"]
+__all__ = [
+    "MIN_LEADERBOARD_GAMES",
+    "RATING_RULE",
+    "one_seat_each",
+    "outcomes",
+    "rate_table_game",
+    "rating_terms",
+]
 
 MIN_LEADERBOARD_GAMES: Final = 5
 """Rated games an account needs before the leaderboard lists it (a new rating is too unsure)."""
 
 RATING_RULE: Final = (
-    "Rated: leaving the game forfeits it. A seat the computer has to play for its away person "
-    "loses the game for that side; if every side leaves, the game is not rated."
+    "Rated: leaving the game forfeits it. A seat the computer has to play for its person (away, "
+    "or out of time on the turn timer) loses the game for that side; if every side leaves, the "
+    "game is not rated, nor is one an account plays on two seats."
 )
 """What the table shows before a rated game starts."""
 
@@ -66,6 +75,8 @@ def rate_table_game(
     ids = [s.get("account") for s in seats]
     if len(ids) < 2 or any(s["kind"] != "person" or not s.get("account") for s in seats):
         return False
+    if not one_seat_each(seats):
+        return False  # one account on two seats: a game against oneself moves no rating
     left_sides = {int(i) % sides for i in left}
     results = outcomes(sides, winner, left_sides)
     if results is None:
@@ -105,6 +116,13 @@ def rate_table_game(
     return True
 
 
+def one_seat_each(seats: Sequence[dict[str, Any]]) -> bool:
+    """Whether no account holds two seats (one person playing both sides could farm a rating:
+    found by an outside audit, which rated such a game as a win and a loss for one account)."""
+    accounts = [s["account"] for s in seats if s.get("account")]
+    return len(accounts) == len(set(accounts))
+
+
 def rating_terms(seats: Sequence[dict[str, Any]], *, casual: bool = False) -> dict[str, Any]:
     """What a table tells its people before a game: whether a game here can be rated (not a
     casual table, every seat a person), whether it will be (every seat taken by an account),
@@ -112,6 +130,6 @@ def rating_terms(seats: Sequence[dict[str, Any]], *, casual: bool = False) -> di
     ratable = not casual and len(seats) >= 2 and all(s["kind"] == "person" for s in seats)
     return {
         "ratable": ratable,
-        "will_rate": ratable and all(s.get("account") for s in seats),
+        "will_rate": ratable and all(s.get("account") for s in seats) and one_seat_each(seats),
         "rating_rule": RATING_RULE if ratable else None,
     }

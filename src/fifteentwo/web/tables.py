@@ -1082,6 +1082,10 @@ def _attend(table: LiveTable, now: float) -> None:
         and session.waiting_for is not None
     ):
         seat = session.waiting_for
+        # the computer decides for the person: as for an away seat, the person did not play
+        # this game alone, so that side forfeits a rated game (a seat that never moves must not
+        # be carried to a win by the timer: found by an outside audit)
+        table.seats[seat]["left"] = True
         from fifteentwo.players import load_player
 
         player = load_player(TAKEOVER_LEVEL, session.seed * 31 + seat)
