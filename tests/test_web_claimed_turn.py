@@ -21,6 +21,7 @@ from fifteentwo.web import games as web_games
 from fifteentwo.web.bus import Bus
 from fifteentwo.web.games import GameHub
 from fifteentwo.web.protocol import NewGameRequest, parse_client_message
+from test_web_inline import Page
 from web_helpers import choose
 
 
@@ -38,15 +39,6 @@ class Stuck(GreedyPlayer):
             Stuck.armed, Stuck.stuck = False, True
             Stuck.release.wait(30)
         return super().choose(obs)
-
-
-class Page:
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-
-    async def send(self, message: dict[str, Any]) -> None:
-        await self.inbox.put(message)
 
 
 def shared_hub(path: Path) -> GameHub:
