@@ -34,8 +34,8 @@ MIN_LEADERBOARD_GAMES: Final = 5
 
 RATING_RULE: Final = (
     "Rated: leaving the game forfeits it. A seat the computer has to play for its person (away, "
-    "or out of time on the turn timer) loses the game for that side; if every side leaves, the "
-    "game is not rated, nor is one an account plays on two seats."
+    "or out of time on the turn timer) loses the game for that side. If every side leaves, or "
+    "one account plays two seats, the game is not rated."
 )
 """What the table shows before a rated game starts."""
 

@@ -234,9 +234,10 @@ class TableHub:
         self._bus_down = Outage("table bus: could not publish", _log)
         self._sweep_down = Outage("table sweep: the store is unavailable", _log)
         self._unsweepable: set[str] = set()
-        self._sweep_bug: str | None = None
         """Tables whose row the sweeper failed on with a bug: said once, then left alone (the
         row stays in the store; a restart tries it again)."""
+        self._sweep_bug: str | None = None
+        """The traceback of the sweep's last failure by a bug (said once while it repeats)."""
         """One change at a time per table in this process (the store's versions keep order
         between processes)."""
         self.sent: dict[Listener, tuple[int, int]] = {}
