@@ -1,12 +1,15 @@
 """Ratings for games between people: Glicko-2 (the ``glicko2`` library), one game a period.
 
-A game is rated only when every seat is a person with an account. Each account is updated
+A game is rated only when every seat is a person with an account, and no account holds two
+seats (the table refuses an account a second seat; this module never rates such a game
+either, nor lets the table say it will: one account on both seats would rate a win and a loss
+for itself, farming its rating, as an outside audit found). Each account is updated
 against every seat on another side, with the other seats' ratings from before the game, so the
 order of updates does not matter; a partnership game counts each opponent once.
 
 Only games people played move a rating (issue 35; docs/web.md, "Ratings"). A side whose seat a
 computer had to play (its person was away longer than the table's away time, or ran out of
-time on the table's turn timer) *left* the game:
+time on the table's turn timer, even once) *left* the game:
 it forfeits, whatever the board said; a side that left cannot gain. If every side left, nobody
 played it and the game is unrated. The sides that left are read from the table's stored state
 (``left`` marks on its seats, kept with the finished game), so any server process decides alike.
@@ -34,8 +37,9 @@ MIN_LEADERBOARD_GAMES: Final = 5
 
 RATING_RULE: Final = (
     "Rated: leaving the game forfeits it. A seat the computer has to play for its person (away, "
-    "or out of time on the turn timer) loses the game for that side. If every side leaves, or "
-    "one account plays two seats, the game is not rated."
+    "or out of time on the turn timer, even once) loses the game for that side. If every side "
+    "leaves, the game is not rated. An account takes one seat: a game against oneself is never "
+    "rated."
 )
 """What the table shows before a rated game starts."""
 
@@ -68,8 +72,9 @@ def rate_table_game(
     game: str = "",
 ) -> bool:
     """Rate a finished table game (``winner``: the winning side on the board; ``left``: the
-    seats a computer played for an away person) if every seat holds an account and someone
-    stayed; True if it was rated. Each change is kept with ``game`` (`Store.rating_history`)."""
+    seats a computer played for, their person away or out of time) if every seat holds an
+    account, no account holds two, and someone stayed; True if it was rated. Each change is
+    kept with ``game`` (`Store.rating_history`)."""
     import glicko2  # type: ignore[import-untyped]
 
     ids = [s.get("account") for s in seats]
@@ -125,11 +130,16 @@ def one_seat_each(seats: Sequence[dict[str, Any]]) -> bool:
 
 def rating_terms(seats: Sequence[dict[str, Any]], *, casual: bool = False) -> dict[str, Any]:
     """What a table tells its people before a game: whether a game here can be rated (not a
-    casual table, every seat a person), whether it will be (every seat taken by an account),
-    and the rule."""
-    ratable = not casual and len(seats) >= 2 and all(s["kind"] == "person" for s in seats)
+    casual table, every seat a person, no account on two seats), whether it will be (every
+    seat taken by an account), and the rule."""
+    ratable = (
+        not casual
+        and len(seats) >= 2
+        and all(s["kind"] == "person" for s in seats)
+        and one_seat_each(seats)
+    )
     return {
         "ratable": ratable,
-        "will_rate": ratable and all(s.get("account") for s in seats) and one_seat_each(seats),
+        "will_rate": ratable and all(s.get("account") for s in seats),
         "rating_rule": RATING_RULE if ratable else None,
     }

@@ -126,14 +126,18 @@ def social_routes(
             if not TABLE_ID.fullmatch(table_id):
                 raise Refused("no_table", "no table with that id")
             took = await tables().sit(
-                table_id, req.seat, me.owner_hint, req.name or (me.username or "")
+                table_id,
+                req.seat,
+                me.owner_hint,
+                req.name or (me.username or ""),
+                account=me.account_id,  # noted with the seat (a rated table: one seat each)
+                username=me.username,
             )
         except ValidationError as exc:
             return _bad("bad_request", _first(exc))
         except Refused as exc:
             status = {"no_table": 404, "too_large": 413, "bad_request": 400}.get(exc.code, 409)
             return _bad(exc.code, str(exc), status)
-        await _tag_account(tables(), table_id, took["seat"], me)
         return await reply(request, took, me, 201)
 
     async def register(request: Request) -> Response:

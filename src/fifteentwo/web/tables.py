@@ -129,6 +129,7 @@ class LiveTable:
                     else round(now - float(s["away_since"]), 1),
                     "played_by_computer": bool(s.get("covered")),
                     "left": bool(s.get("left")),
+                    "out_of_time": int(s.get("timed_out", 0)),
                     "rematch": bool(s.get("rematch")),
                     "account": s.get("username"),
                 }
@@ -204,6 +205,11 @@ def _load_session(data: dict[str, Any], base: Session | None = None) -> Session 
 
 
 NO_TABLE_OR_TOKEN: Final = "no table with that id and token"
+ACCOUNT_SEATED: Final = (
+    "you already have a seat at this rated table: a rated game is between different accounts "
+    "(to play every hand yourself, make the table unrated)"
+)
+"""Why an account is refused a second seat at a table whose game can be rated."""
 
 
 class TableHub:
@@ -324,8 +330,21 @@ class TableHub:
         )  # fmt: skip
         return {"table": table_id, "seat": first, "token": token, "watch": watch}
 
-    async def sit(self, table_id: str, seat: int | None, player: str, name: str) -> dict[str, Any]:
-        """Take a free person seat (the first one if ``seat`` is None); returns its token."""
+    async def sit(
+        self,
+        table_id: str,
+        seat: int | None,
+        player: str,
+        name: str,
+        *,
+        account: str | None = None,
+        username: str | None = None,
+    ) -> dict[str, Any]:
+        """Take a free person seat (the first one if ``seat`` is None); returns its token.
+        ``account`` (and its ``username``) is noted on the seat with it, for ratings. An account
+        (``player`` being its owner id on every device) that holds a seat at a table whose game
+        can be rated is refused a second one (`ACCOUNT_SEATED`): playing oneself must not move
+        a rating (docs/web.md, "Ratings")."""
         token = secrets.token_urlsafe(24)
         taken: list[int] = []
 
@@ -338,12 +357,16 @@ class TableHub:
             chosen = free[0] if seat is None and free else seat
             if chosen is None or chosen not in free:
                 raise Refused("seat_taken", "that seat is not free")
+            if account and _seated_already(table, account, player):
+                raise Refused("already_seated", ACCOUNT_SEATED)
             table.seats[chosen].update(
                 token=token_hash(token),
                 player=player,
                 name=name[:40] or f"Seat {chosen + 1}",
                 away_since=time.time(),
             )
+            if account:
+                table.seats[chosen].update(account=account, username=username)
             taken.append(chosen)
             self._maybe_start(table)
 
@@ -1000,6 +1023,18 @@ def _mark_rated(table: LiveTable) -> None:
         results[-1]["rated"] = True
 
 
+def _seated_already(table: LiveTable, account: str, player: str) -> bool:
+    """Whether ``account`` (``player``: its owner id, the same on each of its devices, noted
+    before the account is) holds a seat at a table whose game can be rated (not casual, every
+    seat a person)."""
+    if table.data.get("casual") or any(s["kind"] != "person" for s in table.seats):
+        return False
+    return any(
+        s.get("token") and (s.get("account") == account or s.get("player") == player)
+        for s in table.seats
+    )
+
+
 def _unclaim(table: LiveTable) -> None:
     table.data.pop("storing_since", None)
 
@@ -1084,9 +1119,11 @@ def _attend(table: LiveTable, now: float) -> None:
     ):
         seat = session.waiting_for
         # the computer decides for the person: as for an away seat, the person did not play
-        # this game alone, so that side forfeits a rated game (a seat that never moves must not
-        # be carried to a win by the timer: found by an outside audit)
+        # this game alone, so that side forfeits a rated game, from the first such decision (a
+        # seat that never moves must not be carried to a win by the timer: found by an outside
+        # audit); the count is shown with the seat and kept with the result (``out_of_time``)
         table.seats[seat]["left"] = True
+        table.seats[seat]["timed_out"] = int(table.seats[seat].get("timed_out", 0)) + 1
         from fifteentwo.players import load_player
 
         player = load_player(TAKEOVER_LEVEL, session.seed * 31 + seat)
@@ -1115,11 +1152,19 @@ def _finish_into(table: LiveTable) -> None:
     if not done:
         return
     game = done[-1]
-    # issue 35: the seats a computer played for an away person, kept with the result (stored
-    # table state, so whichever process rates the game applies the forfeit rule alike)
+    # issue 35: the seats a computer played for an away person or an expired turn, kept with
+    # the result (stored table state, so whichever process rates the game applies the forfeit
+    # rule alike); ``out_of_time``: per seat, the decisions the turn timer made for it
     left = sorted(i for i, s in enumerate(table.seats) if s.pop("left", None))
+    timed_out = [int(s.pop("timed_out", 0)) for s in table.seats]
     table.data.setdefault("results", []).append(
-        {"winner": game.winner, "scores": list(game.scores), "skunk": game.skunk, "left": left}
+        {
+            "winner": game.winner,
+            "scores": list(game.scores),
+            "skunk": game.skunk,
+            "left": left,
+            "out_of_time": timed_out,
+        }
     )
     table.data["pending_left"] = left
     table.data["pending_finished"] = [
