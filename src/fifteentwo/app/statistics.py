@@ -334,7 +334,7 @@ def statistics_renderable(stats: Statistics) -> RenderableType:
         else "none"
     )
     summary = Text.assemble(
-        (f"{stats.games} games", "bold"),
+        (f"{stats.games} game{'' if stats.games == 1 else 's'}", "bold"),
         f"  won {stats.wins}, lost {stats.losses} ({_percent(stats.win_rate)})",
         f"  best hand {stats.best_hand if stats.best_hand is not None else '-'}",
         f"\nStreak now: {now}; longest: {streak.longest_wins} won, {streak.longest_losses} lost",

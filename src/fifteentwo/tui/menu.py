@@ -47,7 +47,7 @@ class StartScreen(Screen[str]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "choose('n')", "New game"),
-        Binding("c", "choose('c')", "Continue", show=False),
+        Binding("c", "choose('c')", "Continue"),  # (in the footer only with a saved game)
         Binding("s", "choose('s')", "Statistics"),
         Binding("p", "choose('p')", "Practice"),
         Binding("r", "choose('r')", "Rules"),
@@ -67,6 +67,13 @@ class StartScreen(Screen[str]):
             MenuEntry("q", "Quit"),
         ]
         self.entries = entries
+        self.saved = saved
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``c`` is offered (and shown in the footer) only when there is a game to continue."""
+        if action == "choose" and parameters == ("c",):
+            return self.saved is not None
+        return True
 
     def compose(self) -> ComposeResult:
         with Vertical(id="start-box"):
