@@ -36,10 +36,7 @@ def lobby_routes(tables: Callable[[], TableHub], visitors: Visitors) -> list[Rou
     who, reply = visitors.who, visitors.reply
 
     async def lobby(request: Request) -> Response:
-        try:
-            listed = await tables().lobby()
-        except StoreError:
-            raise  # 503 (`app._store_down`: Retry-After, the cause logged, not shown)
+        listed = await tables().lobby()
         return JSONResponse({"tables": listed}, headers={"Cache-Control": "no-store"})
 
     async def quick(request: Request) -> Response:

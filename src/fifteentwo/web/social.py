@@ -19,7 +19,6 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from fifteentwo.errors import FifteenTwoError
-from fifteentwo.store import StoreError
 from fifteentwo.web.accounts import MAX_PASSWORD, Accounts, Identity
 from fifteentwo.web.games import Refused
 from fifteentwo.web.protocol import NewTableRequest, SitRequest, first_error
@@ -152,8 +151,6 @@ def social_routes(
             return _bad("bad_request", _first(exc))
         except (ValueError, Refused) as exc:
             return _bad("refused", str(exc))
-        except StoreError:
-            raise  # 503 (`app._store_down`: Retry-After, the cause logged, not shown)
         # Counted once made: this many accounts per address per hour, then 429 (kept).
         await limited(request, "accounts")
         session_id, _ = await run(partial(accounts().start, me.player, account, ending=me.key))
@@ -179,8 +176,6 @@ def social_routes(
             return _bad("bad_request", _first(exc))
         except (ValueError, Refused) as exc:
             return _bad("refused", str(exc), 401)
-        except StoreError:
-            raise  # 503 (`app._store_down`: Retry-After, the cause logged, not shown)
         # A new session id at every login: one planted before it (fixation) is worth nothing.
         session_id, _ = await run(partial(accounts().start, me.player, account, ending=me.key))
         return answer(request, {"username": account.username}, 200, session_id)
@@ -219,8 +214,6 @@ def social_routes(
                         401 if wrong else 400)  # fmt: skip
         except Refused as exc:
             return _bad(exc.code, str(exc), 413 if exc.code == "too_large" else 400)
-        except StoreError:
-            raise  # 503 (`app._store_down`: Retry-After, the cause logged, not shown)
         # Every other session ended; this one goes on under a new id.
         session_id, _ = await run(partial(accounts().start, me.player, account, ending=me.key))
         return answer(request, {"username": account.username}, 200, session_id)
@@ -229,10 +222,7 @@ def social_routes(
         me = await who(request)
         data: dict[str, Any] = {"username": me.username}
         if me.account_id:
-            try:
-                account = await run(accounts().store.account, me.account_id)
-            except StoreError:
-                raise  # 503 (`app._store_down`: Retry-After, the cause logged, not shown)
+            account = await run(accounts().store.account, me.account_id)
             if account is not None:
                 data.update(account.to_json())
                 data["on_leaderboard"] = account.rated_games >= MIN_LEADERBOARD_GAMES
@@ -240,12 +230,9 @@ def social_routes(
 
     async def leaderboard(request: Request) -> Response:
         # issue 35: only accounts with enough rated games, with their rating deviation
-        try:
-            board = await run(
-                partial(accounts().store.leaderboard, 100, min_games=MIN_LEADERBOARD_GAMES)
-            )
-        except StoreError:
-            raise  # 503 (`app._store_down`: Retry-After, the cause logged, not shown)
+        board = await run(
+            partial(accounts().store.leaderboard, 100, min_games=MIN_LEADERBOARD_GAMES)
+        )
         return JSONResponse(
             {
                 "players": [dict(a.to_json(), rank=i + 1) for i, a in enumerate(board)],
@@ -258,10 +245,7 @@ def social_routes(
         me = await who(request)
         if not me.account_id:
             return _bad("not_logged_in", "log in to see your ratings", 401)
-        try:
-            changes = await run(accounts().store.rating_history, me.account_id, 200)
-        except StoreError:
-            raise  # 503 (`app._store_down`: Retry-After, the cause logged, not shown)
+        changes = await run(accounts().store.rating_history, me.account_id, 200)
         return await reply(request, {"changes": [c.to_json() for c in changes]}, me)
 
     async def my_history(request: Request) -> Response:
@@ -269,11 +253,8 @@ def social_routes(
 
         me = await who(request)
         store = accounts().store
-        try:
-            rows = await run(partial(store.finished_games, 200, owner_hint=me.owner_hint))
-            totals = await run(partial(store.totals, owner_hint=me.owner_hint))
-        except StoreError:
-            raise  # 503 (`app._store_down`: Retry-After, the cause logged, not shown)
+        rows = await run(partial(store.finished_games, 200, owner_hint=me.owner_hint))
+        totals = await run(partial(store.totals, owner_hint=me.owner_hint))
         return await reply(request, history_json(rows, totals), me)
 
     return [
