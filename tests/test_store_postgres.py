@@ -162,6 +162,39 @@ asyncio.run(main())
 """
 
 
+def test_a_call_that_waits_holds_up_no_other_thread(pg: Backend) -> None:
+    """One process's calls run side by side, each on its own pooled connection: a game's save
+    waiting on a lock another process holds (or a slow or hung answer) holds up only its own
+    caller, not every game of the process (they were all serialized by one lock)."""
+    import psycopg
+
+    store = pg.open()
+    me = new_owner()
+    game = store.create_game({"n": 0}, META, owner=me)
+    other = store.create_game({"n": 0}, META, owner=me)
+    holder = psycopg.connect(pg.url.split("?")[0])
+    try:
+        holder.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (game,))  # (in its BEGIN)
+        saved: list[int | None] = []
+        waiting = threading.Thread(
+            target=lambda: saved.append(store.save_game(game, {"n": 1}, META, owner=me))
+        )
+        waiting.start()
+        time.sleep(0.5)
+        assert waiting.is_alive() and not saved  # it waits for the other process's lock
+        started = time.monotonic()
+        assert store.game_version(other) is not None
+        assert store.save_game(other, {"n": 2}, META, owner=me) is not None
+        assert time.monotonic() - started < 1.0
+        assert waiting.is_alive()
+    finally:
+        holder.rollback()  # the lock goes with the transaction
+        holder.close()
+    waiting.join(10)
+    assert not waiting.is_alive() and saved and saved[0] is not None
+    assert store.load_game(game).data == {"n": 1}
+
+
 def test_a_hung_server_is_given_up_on(pg: Backend) -> None:
     """Found by an outside audit: a database whose process hangs while its machine still
     acknowledges every packet (here a proxy in front of it, stopped with SIGSTOP) defeats

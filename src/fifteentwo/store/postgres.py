@@ -93,6 +93,12 @@ def split_schema(url: str) -> tuple[str, str | None]:
 class PostgresStore(SqlStore):
     """Games, finished games, settings, accounts and tables in one PostgreSQL schema."""
 
+    serialized = False
+    """Each thread's call takes its own pooled connection: a slow or hung call (up to the
+    answer's bound, `ANSWER_MARGIN`) holds up only its own caller, and the pool overlaps the
+    round trips of a server's moves. The database serializes the writers of one game
+    (advisory locks, row locks, leases)."""
+
     def __init__(
         self,
         url: str,

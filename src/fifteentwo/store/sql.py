@@ -95,10 +95,29 @@ class Unavailable(Exception):
     """Storage could not be written after the retries (locked, read-only, full, gone)."""
 
 
+class _Unserialized:
+    """The lock of a store whose calls may run at once (`SqlStore.serialized` False): taking
+    it never waits."""
+
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        return True
+
+    def release(self) -> None:
+        pass
+
+    def __enter__(self) -> bool:
+        return True
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
 class SqlStore(Store):
     """Games, finished games, settings, accounts and tables in one database (see the module)."""
 
     location: str
+    serialized: bool = True
+    """Whether one thread at a time may use the store (`_lock`): SQLite's one connection."""
     aside_place: str
     """Where set-aside rows are kept, for messages (``table set_aside of PATH``)."""
     _lost_at: float = float("-inf")
@@ -110,8 +129,11 @@ class SqlStore(Store):
         self.retries = retries
         self.backoff = backoff
         self._notices: list[str] = []
-        self._lock = threading.RLock()
-        """SQLite: one thread at a time on its one connection; PostgreSQL: unused."""
+        self._lock: threading.RLock | _Unserialized = (
+            threading.RLock() if self.serialized else _Unserialized()
+        )
+        """Held by every call (`serialized`): SQLite's one connection, one thread at a time;
+        PostgreSQL's pool lets each thread have its own connection, so it holds nothing."""
         self._metas: dict[int, tuple[GameMeta, GameMeta, str]] = {}
         """`_checked_meta`'s objects, by id."""
         # issue 35: a call's retries stop at a deadline (PostgreSQL sets one), shorter while the
