@@ -232,6 +232,19 @@ def test_a_hung_server_is_given_up_on(pg: Backend) -> None:
                 store.game_version("a" * 12)
             assert time.monotonic() - started < 4.5
             assert "\n" not in str(info.value)
+        # Known to be down: one call finds out whether it is back, the others answer at once.
+        probe = threading.Thread(
+            target=lambda: pytest.raises(StoreError, store.game_version, "a" * 12)
+        )
+        probe.start()
+        time.sleep(0.3)
+        assert probe.is_alive()  # waiting for a server that does not answer
+        for call in (lambda: store.game_version("b" * 12), lambda: store.set_setting("k", "v")):
+            started = time.monotonic()
+            with pytest.raises(StoreError):
+                call()
+            assert time.monotonic() - started < 0.5
+        probe.join(10)
         os.kill(proxy.pid, signal.SIGCONT)
         deadline = time.monotonic() + 10
         while True:

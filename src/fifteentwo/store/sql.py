@@ -141,6 +141,8 @@ class SqlStore(Store):
         self.deadline = float("inf")
         self.down_wait = float("inf")
         self._down_since: float | None = None
+        self._probing = threading.Lock()
+        """`_turn`: held by the one call finding out whether a database that is down is back."""
         self._prepared: dict[str, Prepared] = {}
 
     @contextlib.contextmanager
@@ -258,8 +260,28 @@ class SqlStore(Store):
         pass; raise `Unavailable` when it stays, `StoreError` for one that never will.
         ``raw``: ``work`` is given the pool's DBAPI connection (`_raw`), for `Prepared`
         statements only."""
-        with self._lock:
+        with self._turn():
             return self._write_locked(work, raw=raw)
+
+    @contextlib.contextmanager
+    def _turn(self) -> Iterator[None]:
+        """A call's turn at the database: `_lock` (SQLite: one thread at a time). While the
+        database is known to be down, a store whose calls run side by side (PostgreSQL) sends
+        one call at a time to find out whether it is back, and the others raise `Unavailable`
+        at once: a server that stopped answering costs each of them its connect timeout (5 s)
+        otherwise, and the web server's threads with them."""
+        with self._lock:
+            if self.serialized or self._down_since is None:
+                yield
+                return
+            if not self._probing.acquire(blocking=False):
+                raise Unavailable(
+                    "it is not answering (another call is finding out whether it is back)"
+                )
+            try:
+                yield
+            finally:
+                self._probing.release()
 
     def _write_locked(self, work: Callable[[Any], _T], *, raw: bool = False) -> _T:
         self._before_write()
@@ -351,28 +373,34 @@ class SqlStore(Store):
     def _read(self, work: Callable[[Any], _T], *, raw: bool = False) -> _T:
         """Run a read; a database that stays unavailable is one `StoreUnavailable` line, any
         other failure one `StoreError` line. ``raw``: as for `_write_now`."""
-        with self._lock:
-            delay = self.backoff
-            give_up = self._give_up_at()
-            for attempt in range(self.retries + 1):
-                try:
-                    if raw:
-                        with self._raw(write=False) as dbapi:
-                            result = work(dbapi)
-                    else:
-                        with self._connection(write=False) as conn, conn.begin():
-                            result = work(conn)
-                    self._down_since = None
-                    return result
-                except _DB_ERRORS as exc:
-                    message = f"cannot read the game store {self.location}: {why(exc)}"
-                    if not self._transient(exc):
-                        raise StoreError(message) from None
-                    if attempt == self.retries or time.monotonic() + delay >= give_up:
-                        self._down_since = self._down_since or time.monotonic()
-                        raise StoreUnavailable(message) from None
-                    time.sleep(delay)
-                    delay *= 2
+        try:
+            with self._turn():
+                return self._read_turn(work, raw=raw)
+        except Unavailable as exc:
+            raise StoreUnavailable(f"cannot read the game store {self.location}: {exc}") from None
+
+    def _read_turn(self, work: Callable[[Any], _T], *, raw: bool) -> _T:
+        delay = self.backoff
+        give_up = self._give_up_at()
+        for attempt in range(self.retries + 1):
+            try:
+                if raw:
+                    with self._raw(write=False) as dbapi:
+                        result = work(dbapi)
+                else:
+                    with self._connection(write=False) as conn, conn.begin():
+                        result = work(conn)
+                self._down_since = None
+                return result
+            except _DB_ERRORS as exc:
+                message = f"cannot read the game store {self.location}: {why(exc)}"
+                if not self._transient(exc):
+                    raise StoreError(message) from None
+                if attempt == self.retries or time.monotonic() + delay >= give_up:
+                    self._down_since = self._down_since or time.monotonic()
+                    raise StoreUnavailable(message) from None
+                time.sleep(delay)
+                delay *= 2
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _write_or_fail(
