@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
-import json
 import logging
 import time
 from collections.abc import Iterable, Sequence
@@ -22,6 +21,8 @@ from typing import Any, Final
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from fifteentwo.web.replies import bad
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -278,7 +279,7 @@ class SecurityMiddleware:
             refusal = self.refusal(scope)
             if refusal is not None:
                 status, code, text = refusal
-                await _json_answer(with_headers, status, code, text)
+                await bad(code, text, status)(scope, receive, with_headers)
                 return
         await self.app(scope, receive, with_headers)
 
@@ -292,21 +293,6 @@ class SecurityMiddleware:
         if _content_type(scope) != "application/json":
             return 415, "unsupported_media_type", "send the request as application/json"
         return None
-
-
-async def _json_answer(send: Send, status: int, code: str, message: str) -> None:
-    body = json.dumps({"type": "error", "code": code, "message": message}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
 
 
 class RateLimits:
