@@ -6,7 +6,6 @@ session cookie (`web.accounts`): anonymous by default, an account after a login.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import re
 from collections.abc import Callable
@@ -18,8 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from fifteentwo.errors import FifteenTwoError
-from fifteentwo.web.accounts import MAX_PASSWORD, Accounts, Identity
+from fifteentwo.web.accounts import MAX_PASSWORD, Accounts
 from fifteentwo.web.games import Refused
 from fifteentwo.web.protocol import NewTableRequest, SitRequest, first_error
 from fifteentwo.web.ratings import MIN_LEADERBOARD_GAMES
@@ -87,12 +85,17 @@ def social_routes(
             slow = await limited(request, "tables")
             if slow is not None:
                 return slow
-            made = await tables().create(req, me.owner_hint, req.name or (me.username or ""))
+            made = await tables().create(
+                req,
+                me.owner_hint,
+                req.name or (me.username or ""),
+                account=me.account_id,  # noted with the creator's seat, in the same write
+                username=me.username,
+            )
         except ValidationError as exc:
             return bad("bad_request", _first(exc))
         except Refused as exc:
             return bad(exc.code, str(exc), 413 if exc.code == "too_large" else 400)
-        await _tag_account(tables(), made["table"], made["seat"], me)
         made["links"] = {
             "table": f"/t/{made['table']}",
             "watch": f"/t/{made['table']}/watch/{made['watch']}",
@@ -263,19 +266,6 @@ def social_routes(
         Route("/api/me/ratings", my_ratings),
         Route("/api/leaderboard", leaderboard),
     ]
-
-
-async def _tag_account(hub: TableHub, table_id: str, seat: int, me: Identity) -> None:
-    """Note the seat's account (for ratings) once the person sits."""
-    if not me.account_id:
-        return
-
-    def change(table: Any) -> None:
-        table.seats[seat]["account"] = me.account_id
-        table.seats[seat]["username"] = me.username
-
-    with contextlib.suppress(Refused, FifteenTwoError):
-        await hub.mutate(table_id, change)
 
 
 def _first(exc: ValidationError) -> str:
