@@ -243,25 +243,41 @@ def test_a_game_one_account_held_both_seats_of_is_played_but_not_rated(
 # --- the turn timer ------------------------------------------------------------------------------
 
 
-def test_a_person_who_never_moves_is_not_carried_to_a_win_by_the_timer(
+Idle = Callable[[int, int], bool]
+"""Whether a seat lets its time run out at a decision (`play_out`)."""
+
+
+@pytest.fixture
+def timed_game(
     store: Store, monkeypatch: pytest.MonkeyPatch
+) -> Callable[[Idle], tuple[dict[str, Any], str, str]]:
+    """Plays a rated table with a 5-second turn timer to its end, each seat idle as the given
+    policy says (`play_out`); returns the game's result and ann's and bob's account ids."""
+
+    def play(idle: Idle) -> tuple[dict[str, Any], str, str]:
+        async def main() -> tuple[dict[str, Any], str, str]:
+            a = hub(store)
+            table_id, (ann, bob) = await rated_table(a, store, turn_seconds=5)
+            data = await play_out(a, table_id, Clock(monkeypatch), idle)
+            return data["results"][-1], ann, bob
+
+        return asyncio.run(main())
+
+    return play
+
+
+def test_a_person_who_never_moves_is_not_carried_to_a_win_by_the_timer(
+    store: Store, timed_game: Callable[[Idle], tuple[dict[str, Any], str, str]]
 ) -> None:
     """The audit's repro: bob stays connected and never acts; the timer plays his every
     decision. His side left: he forfeits (whatever the board says), ann wins."""
-
-    async def main() -> None:
-        a = hub(store)
-        table_id, (ann, bob) = await rated_table(a, store, turn_seconds=5)
-        data = await play_out(a, table_id, Clock(monkeypatch), lambda seat, turn: seat == 1)
-        result = data["results"][-1]
-        assert result["left"] == [1] and result["rated"]
-        assert result["out_of_time"][0] == 0 and result["out_of_time"][1] > 10
-        (bob_change,) = changes(store, bob)
-        assert bob_change.outcome == "forfeit" and bob_change.after < bob_change.before == 1500
-        (ann_change,) = changes(store, ann)
-        assert ann_change.outcome == "won" and ann_change.after > 1500
-
-    asyncio.run(main())
+    result, ann, bob = timed_game(lambda seat, turn: seat == 1)
+    assert result["left"] == [1] and result["rated"]
+    assert result["out_of_time"][0] == 0 and result["out_of_time"][1] > 10
+    (bob_change,) = changes(store, bob)
+    assert bob_change.outcome == "forfeit" and bob_change.after < bob_change.before == 1500
+    (ann_change,) = changes(store, ann)
+    assert ann_change.outcome == "won" and ann_change.after > 1500
 
 
 def test_one_decision_the_timer_makes_forfeits_the_game(
@@ -296,33 +312,20 @@ def test_one_decision_the_timer_makes_forfeits_the_game(
 
 
 def test_a_game_the_timer_played_for_everyone_is_not_rated(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    store: Store, timed_game: Callable[[Idle], tuple[dict[str, Any], str, str]]
 ) -> None:
-    async def main() -> None:
-        a = hub(store)
-        table_id, (ann, bob) = await rated_table(a, store, turn_seconds=5)
-        data = await play_out(a, table_id, Clock(monkeypatch), lambda seat, turn: True)
-        result = data["results"][-1]
-        assert result["left"] == [0, 1] and min(result["out_of_time"]) > 10
-        assert not result.get("rated")
-        for account in (ann, bob):
-            assert changes(store, account) == []
-
-    asyncio.run(main())
+    result, ann, bob = timed_game(lambda seat, turn: True)
+    assert result["left"] == [0, 1] and min(result["out_of_time"]) > 10
+    assert not result.get("rated")
+    assert changes(store, ann) == changes(store, bob) == []
 
 
 def test_a_game_played_within_the_timer_is_rated_by_the_board(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    store: Store, timed_game: Callable[[Idle], tuple[dict[str, Any], str, str]]
 ) -> None:
-    async def main() -> None:
-        a = hub(store)
-        table_id, (ann, bob) = await rated_table(a, store, turn_seconds=5)
-        data = await play_out(a, table_id, Clock(monkeypatch), lambda seat, turn: False)
-        result = data["results"][-1]
-        assert result["left"] == [] and result["out_of_time"] == [0, 0] and result["rated"]
-        outcomes = {c.outcome for account in (ann, bob) for c in changes(store, account)}
-        assert outcomes == {"won", "lost"}
-        winner = [ann, bob][result["winner"]]
-        assert changes(store, winner)[0].outcome == "won"
-
-    asyncio.run(main())
+    result, ann, bob = timed_game(lambda seat, turn: False)
+    assert result["left"] == [] and result["out_of_time"] == [0, 0] and result["rated"]
+    outcomes = {c.outcome for account in (ann, bob) for c in changes(store, account)}
+    assert outcomes == {"won", "lost"}
+    winner = [ann, bob][result["winner"]]
+    assert changes(store, winner)[0].outcome == "won"
