@@ -22,6 +22,8 @@ pytest.importorskip("argon2")
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.routing import Mount, Route, WebSocketRoute
+    from starlette.staticfiles import StaticFiles
     from starlette.testclient import TestClient
     from starlette.websockets import WebSocketDisconnect
 
@@ -138,11 +140,57 @@ def test_every_change_needs_same_origin_json(app: Any, path: str, method: str) -
             assert c.request(method, path, content=body, headers=odd).status_code == 403
         referer = {**as_json, "referer": "https://evil.example/page"}
         assert c.request(method, path, content=body, headers=referer).status_code == 403
+        wrong_type = 415 if method == "POST" else 405  # (these routes take POST only)
         for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data"):
             headers = {"origin": SITE, "content-type": kind}
-            assert c.request(method, path, content=body, headers=headers).status_code == 415
+            assert c.request(method, path, content=body, headers=headers).status_code == wrong_type
         same = {**as_json, "referer": f"{SITE}/#/account"}
         assert c.request(method, path, content=body, headers=same).status_code not in (403, 415)
+
+
+def http_paths(app: Any) -> dict[str, set[str]]:
+    """Every path of the app's route table that answers HTTP (a sample of each: path
+    parameters filled in), with every method some route takes there."""
+    paths: dict[str, set[str]] = {}
+    for route in app.routes:
+        if isinstance(route, Route):
+            path = re.sub(r"\{[^}]*\}", "1", route.path_format)
+            paths.setdefault(path, set()).update(route.methods or ())
+        elif isinstance(route, Mount):
+            assert isinstance(route.app, StaticFiles), f"what does {route.path} take?"
+            paths[route.path + "/app.js"] = {"GET", "HEAD"}
+        else:
+            assert isinstance(route, WebSocketRoute), route
+    return paths
+
+
+def test_a_wrong_method_is_405_with_allow_and_json_on_every_route(client: TestClient) -> None:
+    """A method no route takes at a path is 405 with ``Allow`` and the JSON error, whatever
+    its content type; 415 is for a method the path takes, sent as something else than JSON."""
+    answers: dict[tuple[str, str], Any] = {}
+    for path, allowed in http_paths(client.app).items():
+        for method in ("GET", "POST", "PUT", "PATCH", "DELETE"):
+            response = client.request(
+                method, path, content=b"x=1", headers={"content-type": "text/plain"}
+            )
+            if method in allowed and method != "POST":
+                continue  # (served: a page or a read)
+            body = response.json()
+            allow = set(response.headers.get("allow", "").split(", ")) - {""}
+            answers[method, path] = (response.status_code, body["type"], body["code"], allow)
+    expected = {
+        (method, path): (
+            (415, "error", "unsupported_media_type", set())
+            if method in allowed
+            else (405, "error", "method_not_allowed", allowed)
+        )
+        for path, allowed in http_paths(client.app).items()
+        for method in ("GET", "POST", "PUT", "PATCH", "DELETE")
+        if method not in allowed or method == "POST"
+    }
+    assert answers == expected
+    assert ("POST", "/api/tables") in expected and ("GET", "/api/tables") in expected
+    assert expected["PUT", "/api/games"][3] == {"GET", "HEAD", "POST"}  # both routes there
 
 
 def test_allowed_origins_and_trusted_proxy_hosts(store_path: Path) -> None:

@@ -16,6 +16,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
@@ -26,7 +27,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
@@ -58,7 +59,12 @@ from fifteentwo.web.protocol import (
     parse_client_message,
 )
 from fifteentwo.web.replies import bad, error, read_body
-from fifteentwo.web.security import RateLimits, SecurityConfig, SecurityMiddleware
+from fifteentwo.web.security import (
+    RateLimits,
+    SecurityConfig,
+    SecurityMiddleware,
+    allowed_methods,
+)
 from fifteentwo.web.social import social_routes
 from fifteentwo.web.tables import TableHub
 from fifteentwo.web.visitors import Visitors
@@ -338,7 +344,7 @@ def create_app(
             if conn.table is not None:
                 tables().detach(tables().leave(conn.table, conn))
 
-    routes = [
+    routes: list[BaseRoute] = [
         *social_routes(tables, accounts, hub.compute, config, limits),
         *lobby_routes(tables, visitors),
         Route("/t/{table}", index),
@@ -360,13 +366,16 @@ def create_app(
     ]
     middleware = [
         Middleware(RequestLog, metrics=metrics),
-        Middleware(SecurityMiddleware, config=config),
+        Middleware(SecurityMiddleware, config=config, routes=routes),
     ]
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
         middleware=middleware,
-        exception_handlers={StoreError: _store_down},  # issue 35: 503 with JSON, never a hang
+        exception_handlers={
+            StoreError: _store_down,  # issue 35: 503 with JSON, never a hang
+            405: partial(_method_not_allowed, routes),
+        },
     )
     app.state.hub = hub
     app.state.ops = ops
@@ -519,6 +528,20 @@ def store_trouble() -> dict[str, Any]:
     """Issue 35: the answer to a move or request the game store could not keep just now (the
     page shows its trouble banner and sends the move again; nothing was changed)."""
     return error("unavailable", STORE_TROUBLE)
+
+
+async def _method_not_allowed(
+    routes: list[BaseRoute], request: Request, exc: Exception
+) -> Response:
+    """A method no route takes at the path: 405 with ``Allow`` (every method some route takes
+    there, as Starlette's own names only the first route's) and the JSON error."""
+    allowed = allowed_methods(routes, request.scope)
+    if allowed is None:  # (a 405 raised by other code: its own Allow header)
+        given = getattr(exc, "headers", None) or {}
+        allowed = frozenset(m.strip() for m in given.get("Allow", "").split(",") if m.strip())
+    allow = ", ".join(sorted(allowed))
+    message = f"{request.method} is not allowed here" + (f": use {allow}" if allow else "")
+    return bad("method_not_allowed", message, 405, {"Allow": allow} if allow else None)
 
 
 async def _store_down(request: Request, exc: Exception) -> Response:

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import urlsplit
 
+from starlette.routing import BaseRoute, Match, Mount, Route
+from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fifteentwo.web.replies import bad
@@ -30,6 +32,7 @@ __all__ = [
     "RateLimits",
     "SecurityConfig",
     "SecurityMiddleware",
+    "allowed_methods",
     "client_address",
     "is_tls",
     "own_origin",
@@ -236,14 +239,38 @@ def page_headers(tls: bool, origin: str) -> list[tuple[bytes, bytes]]:
     return headers
 
 
+def allowed_methods(routes: Sequence[BaseRoute], scope: Scope) -> frozenset[str] | None:
+    """The HTTP methods the routes answer at the request's path (``HEAD`` wherever ``GET``
+    is), or None when no route has that path or one there takes any method."""
+    found: set[str] = set()
+    for route in routes:
+        if route.matches(scope)[0] is Match.NONE:
+            continue
+        if isinstance(route, Route) and route.methods:
+            found |= route.methods
+        elif isinstance(route, Mount) and isinstance(route.app, StaticFiles):
+            found |= {"GET", "HEAD"}
+        else:
+            return None
+    return frozenset(found) or None
+
+
 class SecurityMiddleware:
     """ASGI middleware: same-origin JSON for every state change, same-origin WebSockets, and
-    the page's security headers on every answer."""
+    the page's security headers on every answer. ``routes`` are the app's: a method no route
+    takes at the path goes on, from an allowed origin, to the app's 405 (whatever its
+    content type: nothing is changed)."""
 
-    def __init__(self, app: ASGIApp, config: SecurityConfig | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        config: SecurityConfig | None = None,
+        routes: Sequence[BaseRoute] = (),
+    ) -> None:
         self.app = app
         self.config = config or SecurityConfig()
         self.allowed = frozenset(self.config.allowed_origins)
+        self.routes = routes
 
     def origin_allowed(self, scope: Scope, origin: str) -> bool:
         """An origin is this server's own or one configured with ``--allowed-origin``."""
@@ -290,6 +317,9 @@ class SecurityMiddleware:
             return 403, "forbidden", "a change needs an Origin or Referer header from this site"
         if not self.origin_allowed(scope, origin):
             return 403, "forbidden", "requests from other sites may not change anything here"
+        allowed = allowed_methods(self.routes, scope)
+        if allowed is not None and scope["method"] not in allowed:
+            return None  # the app answers 405 (no route's code runs)
         if _content_type(scope) != "application/json":
             return 415, "unsupported_media_type", "send the request as application/json"
         return None
