@@ -996,6 +996,48 @@ def test_a_client_that_hangs_up_mid_body_is_not_a_server_error(tmp_path: Path) -
     assert 'kind="server"' not in scraped
 
 
+def test_a_request_that_does_not_parse_is_one_json_line_and_counted(tmp_path: Path) -> None:
+    """uvicorn answers bytes that are not HTTP with a 400 of its own and said so in a plain
+    line of its own, counted by no metric: now that line is the JSON error line every other
+    refusal is (kind ``bad_http``), without a traceback, and counted in the errors metric."""
+    import socket
+
+    import httpx
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from test_web_restart import free_port, kill, start_server
+
+    port = free_port()
+    proc = start_server(tmp_path / "games.sqlite3", port, tmp_path)
+    try:
+        answers = []
+        for garbage in (
+            b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\r\n\r\n",
+            b"GET /\x00 HTTP/9\r\n\r\n",
+        ):
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+                sock.sendall(garbage)
+                answers.append(sock.recv(100).split(b" ")[1])  # the status of the answer
+        scraped = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
+    finally:
+        kill(proc)
+    assert proc.stderr is not None
+    lines = proc.stderr.read().decode("utf-8", "replace").splitlines()
+    assert answers == [b"400", b"400"]
+    assert [line for line in lines if not line.startswith("{")] == []  # no plain line
+    logged = [json.loads(line) for line in lines]
+    bad = [(e["event"], e["kind"], e["status"], "exc" in e) for e in logged]
+    assert bad == [("request_error", "bad_http", 400, False)] * 2
+    errors = {
+        (sample.labels["where"], sample.labels["kind"]): sample.value
+        for family in text_string_to_metric_families(scraped)
+        if family.name == "fifteentwo_errors"
+        for sample in family.samples
+        if sample.name == "fifteentwo_errors_total"
+    }
+    assert errors == {("http", "bad_http"): 2.0}
+
+
 @pytest.mark.parametrize(
     ("given", "shown"),
     [("B\u202eob\u200b", "Bob"), ("  Ann\t\nLee ", "Ann Lee"), ("\u2066x\u2069\x07", "x")],
