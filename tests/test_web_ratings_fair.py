@@ -58,14 +58,12 @@ async def rated_table(a: TableHub, store: Store, **settings: Any) -> tuple[str, 
     """A rated two-person short table, ann on seat 0 and bob on seat 1, both connected (seat
     accounts noted as the web routes note them); returns its id and the two account ids."""
     ann, bob = two_accounts_named(store, "ann", "bob")
-    made = await a.create(two_people(**settings), f"a:{ann['account']}", "Ann")
-    took = await a.sit(made["table"], None, f"a:{bob['account']}", "Bob")
-
-    def tag(table: Any) -> None:
-        for seat, who in ((0, ann), (1, bob)):
-            table.seats[seat].update(account=who["account"], username=who["name"])
-
-    await a.mutate(made["table"], tag)
+    made = await a.create(
+        two_people(**settings), f"a:{ann['account']}", "Ann", account=ann["account"], username="ann"
+    )
+    took = await a.sit(
+        made["table"], None, f"a:{bob['account']}", "Bob", account=bob["account"], username="bob"
+    )
     await a.join(made["table"], made["token"], Seat(0))
     await a.join(made["table"], took["token"], Seat(1))
     return made["table"], [str(ann["account"]), str(bob["account"])]
@@ -155,9 +153,41 @@ def test_one_person_may_still_play_both_hands_where_no_rating_is_at_stake(
     assert info["status"] == "playing" and not info["will_rate"]
 
 
-def test_the_hub_refuses_an_account_whose_first_seat_is_not_yet_noted(store: Store) -> None:
-    """The creator's account is noted on its seat just after the table is made; its owner id
-    (the same on every device of the account) is enough to refuse the second seat meanwhile."""
+def test_a_table_made_signed_in_is_stored_with_the_creators_account_on_its_seat(
+    client: Any,  # noqa: F811
+    store_path: Path,  # noqa: F811
+) -> None:
+    """The creator's seat is noted with their account in the write that makes the table: the
+    row as first written (version 1) has it, with no second write to tag it."""
+    ann = other(client)
+    register(ann, "ann")
+    made = make_table(ann, "short", ["person", "person"])
+    with open_store(store_path) as store:
+        row = store.load_table(made["table"])
+        account = store.account_by_name("ann")
+    assert account is not None
+    seat = row.data["seats"][made["seat"]]
+    assert (row.version, seat["account"], seat["username"]) == (1, account.account_id, "ann")
+
+
+def test_the_hub_notes_the_creators_account_when_it_makes_the_table(store: Store) -> None:
+    async def main() -> None:
+        a = hub(store)
+        made = await a.create(two_people(), "a:acct-1", "Ann", account="acct-1", username="ann")
+        row = store.load_table(made["table"])
+        seat = row.data["seats"][made["seat"]]
+        assert (row.version, seat["account"], seat["username"]) == (1, "acct-1", "ann")
+        with pytest.raises(Refused) as refused:  # a second seat for the account: refused
+            await a.sit(made["table"], None, "a:other-device", "Ann", account="acct-1")
+        assert refused.value.code == "already_seated"
+
+    asyncio.run(main())
+
+
+def test_the_hub_refuses_an_account_whose_first_seat_is_not_noted(store: Store) -> None:
+    """A seat taken without its account noted (a table made before accounts were noted with
+    the seat): the owner id (the same on every device of the account) still refuses the
+    second seat."""
 
     async def main() -> None:
         a = hub(store)
@@ -213,25 +243,41 @@ def test_a_game_one_account_held_both_seats_of_is_played_but_not_rated(
 # --- the turn timer ------------------------------------------------------------------------------
 
 
-def test_a_person_who_never_moves_is_not_carried_to_a_win_by_the_timer(
+Idle = Callable[[int, int], bool]
+"""Whether a seat lets its time run out at a decision (`play_out`)."""
+
+
+@pytest.fixture
+def timed_game(
     store: Store, monkeypatch: pytest.MonkeyPatch
+) -> Callable[[Idle], tuple[dict[str, Any], str, str]]:
+    """Plays a rated table with a 5-second turn timer to its end, each seat idle as the given
+    policy says (`play_out`); returns the game's result and ann's and bob's account ids."""
+
+    def play(idle: Idle) -> tuple[dict[str, Any], str, str]:
+        async def main() -> tuple[dict[str, Any], str, str]:
+            a = hub(store)
+            table_id, (ann, bob) = await rated_table(a, store, turn_seconds=5)
+            data = await play_out(a, table_id, Clock(monkeypatch), idle)
+            return data["results"][-1], ann, bob
+
+        return asyncio.run(main())
+
+    return play
+
+
+def test_a_person_who_never_moves_is_not_carried_to_a_win_by_the_timer(
+    store: Store, timed_game: Callable[[Idle], tuple[dict[str, Any], str, str]]
 ) -> None:
     """The audit's repro: bob stays connected and never acts; the timer plays his every
     decision. His side left: he forfeits (whatever the board says), ann wins."""
-
-    async def main() -> None:
-        a = hub(store)
-        table_id, (ann, bob) = await rated_table(a, store, turn_seconds=5)
-        data = await play_out(a, table_id, Clock(monkeypatch), lambda seat, turn: seat == 1)
-        result = data["results"][-1]
-        assert result["left"] == [1] and result["rated"]
-        assert result["out_of_time"][0] == 0 and result["out_of_time"][1] > 10
-        (bob_change,) = changes(store, bob)
-        assert bob_change.outcome == "forfeit" and bob_change.after < bob_change.before == 1500
-        (ann_change,) = changes(store, ann)
-        assert ann_change.outcome == "won" and ann_change.after > 1500
-
-    asyncio.run(main())
+    result, ann, bob = timed_game(lambda seat, turn: seat == 1)
+    assert result["left"] == [1] and result["rated"]
+    assert result["out_of_time"][0] == 0 and result["out_of_time"][1] > 10
+    (bob_change,) = changes(store, bob)
+    assert bob_change.outcome == "forfeit" and bob_change.after < bob_change.before == 1500
+    (ann_change,) = changes(store, ann)
+    assert ann_change.outcome == "won" and ann_change.after > 1500
 
 
 def test_one_decision_the_timer_makes_forfeits_the_game(
@@ -266,33 +312,20 @@ def test_one_decision_the_timer_makes_forfeits_the_game(
 
 
 def test_a_game_the_timer_played_for_everyone_is_not_rated(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    store: Store, timed_game: Callable[[Idle], tuple[dict[str, Any], str, str]]
 ) -> None:
-    async def main() -> None:
-        a = hub(store)
-        table_id, (ann, bob) = await rated_table(a, store, turn_seconds=5)
-        data = await play_out(a, table_id, Clock(monkeypatch), lambda seat, turn: True)
-        result = data["results"][-1]
-        assert result["left"] == [0, 1] and min(result["out_of_time"]) > 10
-        assert not result.get("rated")
-        for account in (ann, bob):
-            assert changes(store, account) == []
-
-    asyncio.run(main())
+    result, ann, bob = timed_game(lambda seat, turn: True)
+    assert result["left"] == [0, 1] and min(result["out_of_time"]) > 10
+    assert not result.get("rated")
+    assert changes(store, ann) == changes(store, bob) == []
 
 
 def test_a_game_played_within_the_timer_is_rated_by_the_board(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    store: Store, timed_game: Callable[[Idle], tuple[dict[str, Any], str, str]]
 ) -> None:
-    async def main() -> None:
-        a = hub(store)
-        table_id, (ann, bob) = await rated_table(a, store, turn_seconds=5)
-        data = await play_out(a, table_id, Clock(monkeypatch), lambda seat, turn: False)
-        result = data["results"][-1]
-        assert result["left"] == [] and result["out_of_time"] == [0, 0] and result["rated"]
-        outcomes = {c.outcome for account in (ann, bob) for c in changes(store, account)}
-        assert outcomes == {"won", "lost"}
-        winner = [ann, bob][result["winner"]]
-        assert changes(store, winner)[0].outcome == "won"
-
-    asyncio.run(main())
+    result, ann, bob = timed_game(lambda seat, turn: False)
+    assert result["left"] == [] and result["out_of_time"] == [0, 0] and result["rated"]
+    outcomes = {c.outcome for account in (ann, bob) for c in changes(store, account)}
+    assert outcomes == {"won", "lost"}
+    winner = [ann, bob][result["winner"]]
+    assert changes(store, winner)[0].outcome == "won"

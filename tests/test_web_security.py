@@ -22,6 +22,8 @@ pytest.importorskip("argon2")
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.routing import Mount, Route, WebSocketRoute
+    from starlette.staticfiles import StaticFiles
     from starlette.testclient import TestClient
     from starlette.websockets import WebSocketDisconnect
 
@@ -138,11 +140,57 @@ def test_every_change_needs_same_origin_json(app: Any, path: str, method: str) -
             assert c.request(method, path, content=body, headers=odd).status_code == 403
         referer = {**as_json, "referer": "https://evil.example/page"}
         assert c.request(method, path, content=body, headers=referer).status_code == 403
+        wrong_type = 415 if method == "POST" else 405  # (these routes take POST only)
         for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data"):
             headers = {"origin": SITE, "content-type": kind}
-            assert c.request(method, path, content=body, headers=headers).status_code == 415
+            assert c.request(method, path, content=body, headers=headers).status_code == wrong_type
         same = {**as_json, "referer": f"{SITE}/#/account"}
         assert c.request(method, path, content=body, headers=same).status_code not in (403, 415)
+
+
+def http_paths(app: Any) -> dict[str, set[str]]:
+    """Every path of the app's route table that answers HTTP (a sample of each: path
+    parameters filled in), with every method some route takes there."""
+    paths: dict[str, set[str]] = {}
+    for route in app.routes:
+        if isinstance(route, Route):
+            path = re.sub(r"\{[^}]*\}", "1", route.path_format)
+            paths.setdefault(path, set()).update(route.methods or ())
+        elif isinstance(route, Mount):
+            assert isinstance(route.app, StaticFiles), f"what does {route.path} take?"
+            paths[route.path + "/app.js"] = {"GET", "HEAD"}
+        else:
+            assert isinstance(route, WebSocketRoute), route
+    return paths
+
+
+def test_a_wrong_method_is_405_with_allow_and_json_on_every_route(client: TestClient) -> None:
+    """A method no route takes at a path is 405 with ``Allow`` and the JSON error, whatever
+    its content type; 415 is for a method the path takes, sent as something else than JSON."""
+    answers: dict[tuple[str, str], Any] = {}
+    for path, allowed in http_paths(client.app).items():
+        for method in ("GET", "POST", "PUT", "PATCH", "DELETE"):
+            response = client.request(
+                method, path, content=b"x=1", headers={"content-type": "text/plain"}
+            )
+            if method in allowed and method != "POST":
+                continue  # (served: a page or a read)
+            body = response.json()
+            allow = set(response.headers.get("allow", "").split(", ")) - {""}
+            answers[method, path] = (response.status_code, body["type"], body["code"], allow)
+    expected = {
+        (method, path): (
+            (415, "error", "unsupported_media_type", set())
+            if method in allowed
+            else (405, "error", "method_not_allowed", allowed)
+        )
+        for path, allowed in http_paths(client.app).items()
+        for method in ("GET", "POST", "PUT", "PATCH", "DELETE")
+        if method not in allowed or method == "POST"
+    }
+    assert answers == expected
+    assert ("POST", "/api/tables") in expected and ("GET", "/api/tables") in expected
+    assert expected["PUT", "/api/games"][3] == {"GET", "HEAD", "POST"}  # both routes there
 
 
 def test_allowed_origins_and_trusted_proxy_hosts(store_path: Path) -> None:
@@ -946,6 +994,48 @@ def test_a_client_that_hangs_up_mid_body_is_not_a_server_error(tmp_path: Path) -
     gone = [json.loads(line) for line in log.splitlines() if "client_gone" in line]
     assert len(gone) == 2 and {g["path"] for g in gone} == {"/api/login", "/api/games"}
     assert 'kind="server"' not in scraped
+
+
+def test_a_request_that_does_not_parse_is_one_json_line_and_counted(tmp_path: Path) -> None:
+    """uvicorn answers bytes that are not HTTP with a 400 of its own and said so in a plain
+    line of its own, counted by no metric: now that line is the JSON error line every other
+    refusal is (kind ``bad_http``), without a traceback, and counted in the errors metric."""
+    import socket
+
+    import httpx
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from test_web_restart import free_port, kill, start_server
+
+    port = free_port()
+    proc = start_server(tmp_path / "games.sqlite3", port, tmp_path)
+    try:
+        answers = []
+        for garbage in (
+            b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\r\n\r\n",
+            b"GET /\x00 HTTP/9\r\n\r\n",
+        ):
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+                sock.sendall(garbage)
+                answers.append(sock.recv(100).split(b" ")[1])  # the status of the answer
+        scraped = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
+    finally:
+        kill(proc)
+    assert proc.stderr is not None
+    lines = proc.stderr.read().decode("utf-8", "replace").splitlines()
+    assert answers == [b"400", b"400"]
+    assert [line for line in lines if not line.startswith("{")] == []  # no plain line
+    logged = [json.loads(line) for line in lines]
+    bad = [(e["event"], e["kind"], e["status"], "exc" in e) for e in logged]
+    assert bad == [("request_error", "bad_http", 400, False)] * 2
+    errors = {
+        (sample.labels["where"], sample.labels["kind"]): sample.value
+        for family in text_string_to_metric_families(scraped)
+        if family.name == "fifteentwo_errors"
+        for sample in family.samples
+        if sample.name == "fifteentwo_errors_total"
+    }
+    assert errors == {("http", "bad_http"): 2.0}
 
 
 @pytest.mark.parametrize(

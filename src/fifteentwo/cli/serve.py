@@ -191,6 +191,7 @@ def run(args: argparse.Namespace) -> int:
         ws_ping_timeout=20,
         timeout_graceful_shutdown=args.shutdown_timeout,
     )
+    _log_bad_http(app.state.ops.metrics)  # (after uvicorn.Config: it sets up its loggers)
     server = _GracefulServer(config, app.state.ops, drain=args.drain)
     print(f"fifteentwo: serving on http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
     _tune_gc()
@@ -301,6 +302,14 @@ def _log_errors_as_json(level: str) -> None:
     errors.addHandler(handler)
     errors.setLevel(level.upper())
     errors.propagate = False
+
+
+def _log_bad_http(metrics: Any) -> None:
+    """uvicorn's plain "Invalid HTTP request received." becomes one JSON error line, counted
+    (`fifteentwo.web.metrics.BadHttpLog`)."""
+    from fifteentwo.web.metrics import BadHttpLog
+
+    logging.getLogger("uvicorn.error").addFilter(BadHttpLog(metrics))
 
 
 GC_THRESHOLDS: Final = (50_000, 20, 100)

@@ -16,6 +16,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
@@ -26,7 +27,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
@@ -57,7 +58,13 @@ from fifteentwo.web.protocol import (
     first_error,
     parse_client_message,
 )
-from fifteentwo.web.security import RateLimits, SecurityConfig, SecurityMiddleware
+from fifteentwo.web.replies import bad, error, read_body
+from fifteentwo.web.security import (
+    RateLimits,
+    SecurityConfig,
+    SecurityMiddleware,
+    allowed_methods,
+)
 from fifteentwo.web.social import social_routes
 from fifteentwo.web.tables import TableHub
 from fifteentwo.web.visitors import Visitors
@@ -127,11 +134,6 @@ def encode(message: dict[str, Any]) -> str:
     """A message as compact JSON text (orjson: a state message is encoded several times
     faster than by `json.dumps`; the same JSON)."""
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode("utf-8")
-
-
-def error(code: str, message: str) -> dict[str, Any]:
-    """An ``error`` message."""
-    return {"type": "error", "code": code, "message": message}
 
 
 def create_app(
@@ -233,20 +235,19 @@ def create_app(
         )
 
     async def new_game(request: Request) -> Response:
-        body = await _body(request)
-        if isinstance(body, Response):
-            return body
         try:
-            req = NewGameRequest.model_validate_json(body)
+            req = NewGameRequest.model_validate_json(await read_body(request, MAX_BODY_BYTES))
             game_id, token = await hub.create(req, account=await _account_hint(request))
         except ValidationError as exc:
-            return _bad("bad_request", first_error(exc))
+            return bad("bad_request", first_error(exc))
         except Refused as exc:
-            return _bad(exc.code, str(exc), 503 if exc.code == "unavailable" else 400)
+            return bad(
+                exc.code, str(exc), {"too_large": 413, "unavailable": 503}.get(exc.code, 400)
+            )
         except StoreError:
             raise  # 503 (`_store_down`)
         except FifteenTwoError as exc:
-            return _bad("bad_request", str(exc))
+            return bad("bad_request", str(exc))
         return JSONResponse({"game": game_id, "token": token}, status_code=201)
 
     async def _identity(request: Request) -> Identity | None:
@@ -270,14 +271,14 @@ def create_app(
     async def review(request: Request) -> Response:
         row = str(request.path_params["row"])
         if not (row.isascii() and row.isdigit() and len(row) < 19):
-            return _bad("no_game", "no such finished game", status=404)
+            return bad("no_game", "no such finished game", status=404)
         me = await _identity(request)
         try:
             return JSONResponse(
                 await hub.review(int(row), _player(request), me.owner_hint if me else None)
             )
         except Refused as exc:
-            return _bad(exc.code, str(exc), status=404)
+            return bad(exc.code, str(exc), status=404)
 
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
@@ -343,7 +344,7 @@ def create_app(
             if conn.table is not None:
                 tables().detach(tables().leave(conn.table, conn))
 
-    routes = [
+    routes: list[BaseRoute] = [
         *social_routes(tables, accounts, hub.compute, config, limits),
         *lobby_routes(tables, visitors),
         Route("/t/{table}", index),
@@ -365,13 +366,16 @@ def create_app(
     ]
     middleware = [
         Middleware(RequestLog, metrics=metrics),
-        Middleware(SecurityMiddleware, config=config),
+        Middleware(SecurityMiddleware, config=config, routes=routes),
     ]
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
         middleware=middleware,
-        exception_handlers={StoreError: _store_down},  # issue 35: 503 with JSON, never a hang
+        exception_handlers={
+            StoreError: _store_down,  # issue 35: 503 with JSON, never a hang
+            405: partial(_method_not_allowed, routes),
+        },
     )
     app.state.hub = hub
     app.state.ops = ops
@@ -508,18 +512,6 @@ def _talker(tables: TableHub, conn: Connection) -> str:
     return conn.person
 
 
-async def _body(request: Request) -> bytes | Response:
-    length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-        return _bad("too_large", f"request bodies are at most {MAX_BODY_BYTES} bytes", status=413)
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY_BYTES:
-            return _bad("too_large", f"request bodies are at most {MAX_BODY_BYTES} bytes", 413)
-    return body or b"{}"
-
-
 def _player(request: Request) -> str | None:
     key = request.headers.get("x-player", "")
     if not 8 <= len(key) <= 128 or not key.replace("-", "").replace("_", "").isalnum():
@@ -527,23 +519,34 @@ def _player(request: Request) -> str | None:
     return key
 
 
-def _bad(code: str, message: str, status: int = 400) -> Response:
-    headers = {"Retry-After": "2"} if status == 503 else None
-    return JSONResponse(error(code, message), status_code=status, headers=headers)
+STORE_TROUBLE: Final = (
+    "the server is having trouble with its game store: that was not saved; try again"
+)
 
 
 def store_trouble() -> dict[str, Any]:
     """Issue 35: the answer to a move or request the game store could not keep just now (the
     page shows its trouble banner and sends the move again; nothing was changed)."""
-    return error(
-        "unavailable",
-        "the server is having trouble with its game store: that was not saved; try again",
-    )
+    return error("unavailable", STORE_TROUBLE)
+
+
+async def _method_not_allowed(
+    routes: list[BaseRoute], request: Request, exc: Exception
+) -> Response:
+    """A method no route takes at the path: 405 with ``Allow`` (every method some route takes
+    there, as Starlette's own names only the first route's) and the JSON error."""
+    allowed = allowed_methods(routes, request.scope)
+    if allowed is None:  # (a 405 raised by other code: its own Allow header)
+        given = getattr(exc, "headers", None) or {}
+        allowed = frozenset(m.strip() for m in given.get("Allow", "").split(",") if m.strip())
+    allow = ", ".join(sorted(allowed))
+    message = f"{request.method} is not allowed here" + (f": use {allow}" if allow else "")
+    return bad("method_not_allowed", message, 405, {"Allow": allow} if allow else None)
 
 
 async def _store_down(request: Request, exc: Exception) -> Response:
     request.state.cause = str(exc)  # the request's one log line says why (`RequestLog`)
-    return JSONResponse(store_trouble(), status_code=503, headers={"Retry-After": "2"})
+    return bad("unavailable", STORE_TROUBLE, 503)
 
 
 assert MAX_MESSAGE_BYTES < 65536  # uvicorn's ws_max_size is set above it in cli/serve.py

@@ -22,6 +22,7 @@ from fifteentwo.rules import find_rules
 from fifteentwo.store import StoreError
 from fifteentwo.web.games import Refused
 from fifteentwo.web.protocol import QuickMatchRequest, TicketRequest, first_error
+from fifteentwo.web.replies import bad, read_body
 from fifteentwo.web.tables import TableHub
 from fifteentwo.web.visitors import Visitors
 
@@ -42,13 +43,13 @@ def lobby_routes(tables: Callable[[], TableHub], visitors: Visitors) -> list[Rou
     async def quick(request: Request) -> Response:
         me = await who(request)
         try:
-            req = QuickMatchRequest.model_validate_json(await _body(request))
+            req = QuickMatchRequest.model_validate_json(await read_body(request, MAX_BODY))
         except ValidationError as exc:
-            return _bad("bad_request", first_error(exc, "invalid request"))
+            return bad("bad_request", first_error(exc, "invalid request"))
         except Refused as exc:
-            return _bad(exc.code, str(exc), 413)
+            return bad(exc.code, str(exc), 413)
         if req.rated and not me.account_id:
-            return _bad("sign_in", "rated games are between accounts: sign in first", 403)
+            return bad("sign_in", "rated games are between accounts: sign in first", 403)
         ticket = secrets.token_urlsafe(18)
         entry = {
             "ticket": ticket,
@@ -71,7 +72,7 @@ def lobby_routes(tables: Callable[[], TableHub], visitors: Visitors) -> list[Rou
             raise  # 503 (`app._store_down`: Retry-After, the cause logged, not shown)
         except Exception as exc:  # Redis down: one clear answer, nothing half done is shown
             if type(exc).__module__.startswith("redis"):
-                return _bad("unavailable", f"the match queue is unavailable: {exc}"[:200], 503)
+                return bad("unavailable", f"the match queue is unavailable: {exc}"[:200], 503)
             raise
         mine = seats[-1]
         matched = {"status": "matched", "ticket": ticket, **mine, "variant": req.variant}
@@ -79,11 +80,11 @@ def lobby_routes(tables: Callable[[], TableHub], visitors: Visitors) -> list[Rou
 
     async def ticket_call(request: Request, poll: bool) -> Response:
         try:
-            req = TicketRequest.model_validate_json(await _body(request))
+            req = TicketRequest.model_validate_json(await read_body(request, MAX_BODY))
         except ValidationError as exc:
-            return _bad("bad_request", first_error(exc, "invalid request"))
+            return bad("bad_request", first_error(exc, "invalid request"))
         except Refused as exc:
-            return _bad(exc.code, str(exc), 413)
+            return bad(exc.code, str(exc), 413)
         hub = tables()
         try:
             if poll:
@@ -94,7 +95,7 @@ def lobby_routes(tables: Callable[[], TableHub], visitors: Visitors) -> list[Rou
             return JSONResponse(await hub.matchmaker.poll(req.ticket))
         except Exception as exc:
             if type(exc).__module__.startswith("redis"):
-                return _bad("unavailable", f"the match queue is unavailable: {exc}"[:200], 503)
+                return bad("unavailable", f"the match queue is unavailable: {exc}"[:200], 503)
             raise
 
     async def poll(request: Request) -> Response:
@@ -109,19 +110,3 @@ def lobby_routes(tables: Callable[[], TableHub], visitors: Visitors) -> list[Rou
         Route("/api/quick/poll", poll, methods=["POST"]),
         Route("/api/quick/cancel", cancel, methods=["POST"]),
     ]
-
-
-async def _body(request: Request) -> bytes:
-    data = b""
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_BODY:
-            raise Refused("too_large", f"request bodies are at most {MAX_BODY} bytes")
-    return data or b"{}"
-
-
-def _bad(code: str, message: str, status: int = 400) -> Response:
-    headers = {"Retry-After": "2"} if status == 503 else None
-    return JSONResponse(
-        {"type": "error", "code": code, "message": message}, status_code=status, headers=headers
-    )

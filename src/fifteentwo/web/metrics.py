@@ -36,7 +36,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from fifteentwo import __version__
 from fifteentwo.store import Store
 
-__all__ = ["Metrics", "Operations", "RequestLog", "log_error"]
+__all__ = ["BadHttpLog", "Metrics", "Operations", "RequestLog", "log_error"]
 
 error_log = logging.getLogger("fifteentwo.web.errors")
 CLIENT_GONE: Final = 499
@@ -61,6 +61,30 @@ def log_error(event: str, **fields: Any) -> None:
         level = logging.INFO  # a refusal the client caused
     record = {"event": event, "at": round(time.time(), 3), **fields}
     error_log.log(level, json.dumps(record, separators=(",", ":"), default=str))
+
+
+BAD_HTTP: Final = "Invalid HTTP request received."
+"""What uvicorn's ``uvicorn.error`` logger says (as a plain WARNING) when bytes that are not an
+HTTP request arrive; it answers them 400 itself, before the application sees anything."""
+
+
+class BadHttpLog(logging.Filter):
+    """A filter for uvicorn's ``uvicorn.error`` logger: its `BAD_HTTP` warning becomes one
+    `log_error` line (``request_error``, kind ``bad_http``, status 400, INFO, no traceback)
+    counted in ``fifteentwo_errors_total{where="http",kind="bad_http"}``, and its own plain
+    line is dropped. uvicorn offers no hook for a request that does not parse; its other lines
+    pass as they are."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        super().__init__()
+        self.metrics = metrics
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.getMessage() != BAD_HTTP:
+            return True
+        self.metrics.errors.labels("http", "bad_http").inc()
+        log_error("request_error", kind="bad_http", status=400, message=BAD_HTTP)
+        return False
 
 
 class Outage:

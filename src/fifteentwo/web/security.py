@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
-import json
 import logging
 import time
 from collections.abc import Iterable, Sequence
@@ -21,7 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import urlsplit
 
+from starlette.routing import BaseRoute, Match, Mount, Route
+from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from fifteentwo.web.replies import bad
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -29,6 +32,7 @@ __all__ = [
     "RateLimits",
     "SecurityConfig",
     "SecurityMiddleware",
+    "allowed_methods",
     "client_address",
     "is_tls",
     "own_origin",
@@ -235,14 +239,38 @@ def page_headers(tls: bool, origin: str) -> list[tuple[bytes, bytes]]:
     return headers
 
 
+def allowed_methods(routes: Sequence[BaseRoute], scope: Scope) -> frozenset[str] | None:
+    """The HTTP methods the routes answer at the request's path (``HEAD`` wherever ``GET``
+    is), or None when no route has that path or one there takes any method."""
+    found: set[str] = set()
+    for route in routes:
+        if route.matches(scope)[0] is Match.NONE:
+            continue
+        if isinstance(route, Route) and route.methods:
+            found |= route.methods
+        elif isinstance(route, Mount) and isinstance(route.app, StaticFiles):
+            found |= {"GET", "HEAD"}
+        else:
+            return None
+    return frozenset(found) or None
+
+
 class SecurityMiddleware:
     """ASGI middleware: same-origin JSON for every state change, same-origin WebSockets, and
-    the page's security headers on every answer."""
+    the page's security headers on every answer. ``routes`` are the app's: a method no route
+    takes at the path goes on, from an allowed origin, to the app's 405 (whatever its
+    content type: nothing is changed)."""
 
-    def __init__(self, app: ASGIApp, config: SecurityConfig | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        config: SecurityConfig | None = None,
+        routes: Sequence[BaseRoute] = (),
+    ) -> None:
         self.app = app
         self.config = config or SecurityConfig()
         self.allowed = frozenset(self.config.allowed_origins)
+        self.routes = routes
 
     def origin_allowed(self, scope: Scope, origin: str) -> bool:
         """An origin is this server's own or one configured with ``--allowed-origin``."""
@@ -278,7 +306,7 @@ class SecurityMiddleware:
             refusal = self.refusal(scope)
             if refusal is not None:
                 status, code, text = refusal
-                await _json_answer(with_headers, status, code, text)
+                await bad(code, text, status)(scope, receive, with_headers)
                 return
         await self.app(scope, receive, with_headers)
 
@@ -289,24 +317,12 @@ class SecurityMiddleware:
             return 403, "forbidden", "a change needs an Origin or Referer header from this site"
         if not self.origin_allowed(scope, origin):
             return 403, "forbidden", "requests from other sites may not change anything here"
+        allowed = allowed_methods(self.routes, scope)
+        if allowed is not None and scope["method"] not in allowed:
+            return None  # the app answers 405 (no route's code runs)
         if _content_type(scope) != "application/json":
             return 415, "unsupported_media_type", "send the request as application/json"
         return None
-
-
-async def _json_answer(send: Send, status: int, code: str, message: str) -> None:
-    body = json.dumps({"type": "error", "code": code, "message": message}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
 
 
 class RateLimits:

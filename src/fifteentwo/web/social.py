@@ -6,7 +6,6 @@ session cookie (`web.accounts`): anonymous by default, an account after a login.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import re
 from collections.abc import Callable
@@ -18,11 +17,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from fifteentwo.errors import FifteenTwoError
-from fifteentwo.web.accounts import MAX_PASSWORD, Accounts, Identity
+from fifteentwo.web.accounts import MAX_PASSWORD, Accounts
 from fifteentwo.web.games import Refused
 from fifteentwo.web.protocol import NewTableRequest, SitRequest, first_error
 from fifteentwo.web.ratings import MIN_LEADERBOARD_GAMES
+from fifteentwo.web.replies import bad, read_body
 from fifteentwo.web.security import RateLimits, SecurityConfig, client_address
 from fifteentwo.web.tables import TableHub
 from fifteentwo.web.visitors import Visitors
@@ -76,31 +75,27 @@ def social_routes(
         if wait is None:
             return None
         seconds = max(1, math.ceil(wait))
-        response = _bad("slow_down", f"too many attempts: try again in {seconds} s", 429)
-        response.headers["retry-after"] = str(seconds)
-        return response
-
-    async def body(request: Request) -> bytes:
-        data = b""
-        async for chunk in request.stream():
-            data += chunk
-            if len(data) > MAX_BODY:
-                raise Refused("too_large", f"request bodies are at most {MAX_BODY} bytes")
-        return data or b"{}"
+        message = f"too many attempts: try again in {seconds} s"
+        return bad("slow_down", message, 429, {"Retry-After": str(seconds)})
 
     async def create_table(request: Request) -> Response:
         me = await who(request)
         try:
-            req = NewTableRequest.model_validate_json(await body(request))
+            req = NewTableRequest.model_validate_json(await read_body(request, MAX_BODY))
             slow = await limited(request, "tables")
             if slow is not None:
                 return slow
-            made = await tables().create(req, me.owner_hint, req.name or (me.username or ""))
+            made = await tables().create(
+                req,
+                me.owner_hint,
+                req.name or (me.username or ""),
+                account=me.account_id,  # noted with the creator's seat, in the same write
+                username=me.username,
+            )
         except ValidationError as exc:
-            return _bad("bad_request", _first(exc))
+            return bad("bad_request", _first(exc))
         except Refused as exc:
-            return _bad(exc.code, str(exc), 413 if exc.code == "too_large" else 400)
-        await _tag_account(tables(), made["table"], made["seat"], me)
+            return bad(exc.code, str(exc), 413 if exc.code == "too_large" else 400)
         made["links"] = {
             "table": f"/t/{made['table']}",
             "watch": f"/t/{made['table']}/watch/{made['watch']}",
@@ -114,14 +109,14 @@ def social_routes(
                 raise Refused("no_table", "no table with that id")
             table = await tables().load(table_id)
         except Refused as exc:
-            return _bad(exc.code, str(exc), 404)
+            return bad(exc.code, str(exc), 404)
         return JSONResponse(table.public())
 
     async def sit(request: Request) -> Response:
         me = await who(request)
         table_id = str(request.path_params["table"])
         try:
-            req = SitRequest.model_validate_json(await body(request))
+            req = SitRequest.model_validate_json(await read_body(request, MAX_BODY))
             if not TABLE_ID.fullmatch(table_id):
                 raise Refused("no_table", "no table with that id")
             took = await tables().sit(
@@ -133,24 +128,24 @@ def social_routes(
                 username=me.username,
             )
         except ValidationError as exc:
-            return _bad("bad_request", _first(exc))
+            return bad("bad_request", _first(exc))
         except Refused as exc:
             status = {"no_table": 404, "too_large": 413, "bad_request": 400}.get(exc.code, 409)
-            return _bad(exc.code, str(exc), status)
+            return bad(exc.code, str(exc), status)
         return await reply(request, took, me, 201)
 
     async def register(request: Request) -> Response:
         me = await who(request)
         try:
-            creds = Credentials.model_validate_json(await body(request))
+            creds = Credentials.model_validate_json(await read_body(request, MAX_BODY))
             slow = await limited(request, "register")
             if slow is not None:
                 return slow
             account = await run(accounts().register, creds.username, creds.password)
         except ValidationError as exc:
-            return _bad("bad_request", _first(exc))
+            return bad("bad_request", _first(exc))
         except (ValueError, Refused) as exc:
-            return _bad("refused", str(exc))
+            return bad("refused", str(exc))
         # Counted once made: this many accounts per address per hour, then 429 (kept).
         await limited(request, "accounts")
         session_id, _ = await run(partial(accounts().start, me.player, account, ending=me.key))
@@ -159,23 +154,23 @@ def social_routes(
     async def register_gate(request: Request) -> Response:
         client = "ip:" + client_address(request.scope, config.trusted_proxies)
         if await limiter().peek("accounts", client):
-            response = _bad("slow_down", "too many new accounts from this address: try later", 429)
-            response.headers["retry-after"] = str(int(config.limits["accounts"].window))
-            return response
+            message = "too many new accounts from this address: try later"
+            wait = str(int(config.limits["accounts"].window))
+            return bad("slow_down", message, 429, {"Retry-After": wait})
         return await register(request)
 
     async def login(request: Request) -> Response:
         me = await who(request)
         try:
-            creds = Credentials.model_validate_json(await body(request))
+            creds = Credentials.model_validate_json(await read_body(request, MAX_BODY))
             slow = await limited(request, "login", "u:" + creds.username.casefold())
             if slow is not None:
                 return slow
             account = await run(accounts().login, creds.username, creds.password)
         except ValidationError as exc:
-            return _bad("bad_request", _first(exc))
+            return bad("bad_request", _first(exc))
         except (ValueError, Refused) as exc:
-            return _bad("refused", str(exc), 401)
+            return bad("refused", str(exc), 401)
         # A new session id at every login: one planted before it (fixation) is worth nothing.
         session_id, _ = await run(partial(accounts().start, me.player, account, ending=me.key))
         return answer(request, {"username": account.username}, 200, session_id)
@@ -189,7 +184,7 @@ def social_routes(
     async def logout_everywhere(request: Request) -> Response:
         me = await who(request)
         if not me.account_id:
-            return _bad("not_signed_in", "sign in first", 401)
+            return bad("not_signed_in", "sign in first", 401)
         ended = await run(accounts().end_everywhere, me)
         session_id, _ = await run(accounts().start, me.player)
         return answer(request, {"username": None, "ended": ended}, 200, session_id)
@@ -197,23 +192,23 @@ def social_routes(
     async def change_password(request: Request) -> Response:
         me = await who(request)
         try:
-            req = PasswordChange.model_validate_json(await body(request))
+            req = PasswordChange.model_validate_json(await read_body(request, MAX_BODY))
             if not me.account_id:
-                return _bad("not_signed_in", "sign in first", 401)
+                return bad("not_signed_in", "sign in first", 401)
             slow = await limited(request, "password", "a:" + me.account_id)
             if slow is not None:
                 return slow
             account = await run(accounts().change_password, me, req.current, req.new)
         except ValidationError as exc:
-            return _bad("bad_request", _first(exc))
+            return bad("bad_request", _first(exc))
         except PermissionError as exc:
-            return _bad("not_signed_in", str(exc), 401)
+            return bad("not_signed_in", str(exc), 401)
         except ValueError as exc:
             wrong = "wrong username or password" in str(exc)
-            return _bad("refused", "the current password is wrong" if wrong else str(exc),
+            return bad("refused", "the current password is wrong" if wrong else str(exc),
                         401 if wrong else 400)  # fmt: skip
         except Refused as exc:
-            return _bad(exc.code, str(exc), 413 if exc.code == "too_large" else 400)
+            return bad(exc.code, str(exc), 413 if exc.code == "too_large" else 400)
         # Every other session ended; this one goes on under a new id.
         session_id, _ = await run(partial(accounts().start, me.player, account, ending=me.key))
         return answer(request, {"username": account.username}, 200, session_id)
@@ -244,7 +239,7 @@ def social_routes(
         """Issue 35: the account's rating changes (game, before, after, when), newest first."""
         me = await who(request)
         if not me.account_id:
-            return _bad("not_logged_in", "log in to see your ratings", 401)
+            return bad("not_logged_in", "log in to see your ratings", 401)
         changes = await run(accounts().store.rating_history, me.account_id, 200)
         return await reply(request, {"changes": [c.to_json() for c in changes]}, me)
 
@@ -271,26 +266,6 @@ def social_routes(
         Route("/api/me/ratings", my_ratings),
         Route("/api/leaderboard", leaderboard),
     ]
-
-
-async def _tag_account(hub: TableHub, table_id: str, seat: int, me: Identity) -> None:
-    """Note the seat's account (for ratings) once the person sits."""
-    if not me.account_id:
-        return
-
-    def change(table: Any) -> None:
-        table.seats[seat]["account"] = me.account_id
-        table.seats[seat]["username"] = me.username
-
-    with contextlib.suppress(Refused, FifteenTwoError):
-        await hub.mutate(table_id, change)
-
-
-def _bad(code: str, message: str, status: int = 400) -> Response:
-    headers = {"Retry-After": "2"} if status == 503 else None
-    return JSONResponse(
-        {"type": "error", "code": code, "message": message}, status_code=status, headers=headers
-    )
 
 
 def _first(exc: ValidationError) -> str:

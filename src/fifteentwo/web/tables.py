@@ -281,8 +281,18 @@ class TableHub:
 
     # --- creating and sitting --------------------------------------------------------------------
 
-    async def create(self, request: NewTableRequest, player: str, name: str) -> dict[str, Any]:
-        """A new table; the creator takes the first person seat. Returns the links' tokens."""
+    async def create(
+        self,
+        request: NewTableRequest,
+        player: str,
+        name: str,
+        *,
+        account: str | None = None,
+        username: str | None = None,
+    ) -> dict[str, Any]:
+        """A new table; the creator takes the first person seat. Returns the links' tokens.
+        ``account`` (and its ``username``) is noted on that seat in the write that makes the
+        table, as `sit` notes it, for ratings."""
         rules = find_rules(request.variant)
         if len(request.seats) != rules.players:
             raise Refused("bad_request", f"a {request.variant} table has {rules.players} seats")
@@ -309,6 +319,8 @@ class TableHub:
             name=name[:40] or "Host",
             away_since=time.time(),
         )
+        if account:
+            seats[first].update(account=account, username=username)
         data: dict[str, Any] = {
             "variant": request.variant,
             "seats": seats,
