@@ -193,6 +193,24 @@ def test_a_wrong_method_is_405_with_allow_and_json_on_every_route(client: TestCl
     assert expected["PUT", "/api/games"][3] == {"GET", "HEAD", "POST"}  # both routes there
 
 
+def test_an_address_with_nothing_there_is_404_json_under_api_and_plain_elsewhere(
+    client: TestClient,
+) -> None:
+    """A bot or the page reads every refusal under /api/ as the JSON error; a page address
+    that does not exist stays Starlette's plain Not Found."""
+    for method, path in (("GET", "/api/nothing"), ("GET", "/api/games/x/y"), ("DELETE", "/api/x")):
+        response = client.request(method, path)
+        assert response.status_code == 404
+        assert response.json() == {
+            "type": "error",
+            "code": "not_found",
+            "message": "there is nothing at this address",
+        }
+    page = client.get("/no-such-page")
+    assert page.status_code == 404
+    assert page.headers["content-type"].startswith("text/plain")
+
+
 def test_allowed_origins_and_trusted_proxy_hosts(store_path: Path) -> None:
     app = make_app(
         store_path,

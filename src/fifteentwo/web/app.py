@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -374,6 +374,7 @@ def create_app(
         middleware=middleware,
         exception_handlers={
             StoreError: _store_down,  # issue 35: 503 with JSON, never a hang
+            404: _not_found,
             405: partial(_method_not_allowed, routes),
         },
     )
@@ -536,12 +537,20 @@ async def _method_not_allowed(
     """A method no route takes at the path: 405 with ``Allow`` (every method some route takes
     there, as Starlette's own names only the first route's) and the JSON error."""
     allowed = allowed_methods(routes, request.scope)
-    if allowed is None:  # (a 405 raised by other code: its own Allow header)
+    if not allowed:  # (a 405 raised by other code: its own Allow header)
         given = getattr(exc, "headers", None) or {}
         allowed = frozenset(m.strip() for m in given.get("Allow", "").split(",") if m.strip())
     allow = ", ".join(sorted(allowed))
     message = f"{request.method} is not allowed here" + (f": use {allow}" if allow else "")
     return bad("method_not_allowed", message, 405, {"Allow": allow} if allow else None)
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    """No route at the path: under ``/api/`` the JSON error every other refusal there is (a
+    bot or a page parses it), elsewhere Starlette's plain ``Not Found``."""
+    if request.url.path.startswith("/api/"):
+        return bad("not_found", "there is nothing at this address", 404)
+    return PlainTextResponse("Not Found", status_code=404)
 
 
 async def _store_down(request: Request, exc: Exception) -> Response:

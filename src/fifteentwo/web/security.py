@@ -241,7 +241,8 @@ def page_headers(tls: bool, origin: str) -> list[tuple[bytes, bytes]]:
 
 def allowed_methods(routes: Sequence[BaseRoute], scope: Scope) -> frozenset[str] | None:
     """The HTTP methods the routes answer at the request's path (``HEAD`` wherever ``GET``
-    is), or None when no route has that path or one there takes any method."""
+    is): none when no route has that path (the app answers 404), None when one there takes
+    any method."""
     found: set[str] = set()
     for route in routes:
         if route.matches(scope)[0] is Match.NONE:
@@ -252,7 +253,7 @@ def allowed_methods(routes: Sequence[BaseRoute], scope: Scope) -> frozenset[str]
             found |= {"GET", "HEAD"}
         else:
             return None
-    return frozenset(found) or None
+    return frozenset(found)
 
 
 class SecurityMiddleware:
@@ -319,7 +320,7 @@ class SecurityMiddleware:
             return 403, "forbidden", "requests from other sites may not change anything here"
         allowed = allowed_methods(self.routes, scope)
         if allowed is not None and scope["method"] not in allowed:
-            return None  # the app answers 405 (no route's code runs)
+            return None  # the app answers 405, or 404 where nothing is (no route's code runs)
         if _content_type(scope) != "application/json":
             return 415, "unsupported_media_type", "send the request as application/json"
         return None
