@@ -14,6 +14,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import MarkdownViewer, OptionList
 
+from fifteentwo.app.options import SPEEDS
 from fifteentwo.store import open_store
 from fifteentwo.tui import make_app
 from fifteentwo.tui.menu import NewGameScreen, StartScreen
@@ -22,7 +23,7 @@ from fifteentwo.tui.practice import PracticeScreen
 from fifteentwo.tui.screens import HelpScreen, QuestionScreen, RulesScreen
 from fifteentwo.tui.statistics import StatisticsScreen
 from fifteentwo.tui.widgets import CardRow, HandView
-from test_tui import Factory, options, play_until, press, settle
+from test_tui import Factory, options, play_paced, play_until, press, settle
 from test_tui_menu import menu_app, played_games
 
 SIZES = [(80, 24), (120, 40), (200, 60)]
@@ -133,3 +134,56 @@ async def test_the_table_fits_in_every_state(size: tuple[int, int]) -> None:
                 assert_shown(app.screen.query_one("#help-box"), size)
                 await press(pilot, "escape")
         assert app.mode is Mode.OVER
+
+
+# --- the audit of the show, the help and the rules ------------------------------------------------
+
+
+def assert_row_whole(row: CardRow, within: Region) -> None:
+    """A row of the table shows its caption (as data: the caption's cells) and its cards
+    wholly, inside the table."""
+    assert within.contains_region(row.region), (row, row.region, within)
+    label = row.label if isinstance(row.label, str) else row.label.plain
+    assert row.region.width >= len(label), (row, label, row.region)
+    assert row.region.width >= row.card_size().width, (row, row.region)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (80, 40), (100, 30)], ids=["80x24", "80x40", "100x30"])
+async def test_the_show_fits_while_the_crib_is_said(
+    monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    """The crib's combinations said aloud once squashed the starter and the pile at 80x24: the
+    crib's caption grew with the words. The words are on the message line (naming the crib),
+    the caption stays short, and the middle row (crib, starter, pile) keeps its room."""
+    monkeypatch.setitem(SPEEDS, "normal", 0.001)
+    app = make_app(Factory(seed=3), options("short", speed="normal"))
+    stop: dict[str, object] = {}
+
+    def frozen() -> None:  # stop on the crib's last phrase, its longest words
+        lit = app.lit
+        if lit is not None and lit[1] and app._show_index == len(app._show_steps) - 1:
+            stop["at"] = lit
+            return
+        app.__class__._next_light(app)
+
+    monkeypatch.setattr(app, "_next_light", frozen)
+    async with app.run_test(size=size) as pilot:
+        await play_paced(pilot, app, lambda: "at" in stop)
+        await pilot.pause()
+        lit = app.lit
+        assert lit is not None and lit[1]
+        phrase = lit[3]
+        assert phrase in app.message.plain and "crib" in app.message.plain  # nothing lost
+        message = app.query_one("#message")
+        assert app.message.cell_len <= message.region.width
+        table = app.query_one("#table").content_region
+        for part in ("#crib", "#starter", "#pile"):
+            assert_row_whole(app.query_one(part, CardRow), table)
+        crib = app.query_one("#crib", CardRow)
+        assert {c.card for c in crib.cards if c.selected} <= lit[2]  # its combination lit
+        monkeypatch.setattr(app, "_next_light", lambda: app.__class__._next_light(app))
+        app.__class__._next_light(app)  # the crib's total
+        await play_paced(pilot, app, lambda: app.mode is Mode.PAUSE)
+        await pilot.pause()
+        for part in ("#crib", "#starter", "#pile"):
+            assert_row_whole(app.query_one(part, CardRow), table)

@@ -495,7 +495,8 @@ class CribbageApp(KeyHandling, TableDrawing):
             return
         phrase, cards = self._show_steps[self._show_index]
         self.lit = (event.seat, event.crib, frozenset(cards), phrase)
-        self.set_message(f"{self._who(event.seat)}: {phrase}")
+        who = self._crib_owner(event.seat) if event.crib else self._who(event.seat)
+        self.set_message(f"{who}: {phrase}")  # (the crib's caption stays short: see the table)
         self._refresh()
         wait = SPEEDS.get(self.settings.speed, 0.0)
         self._pace_timer = self.set_timer(wait, self._next_light)

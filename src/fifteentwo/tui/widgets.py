@@ -252,10 +252,19 @@ class CardRow(Widget):
             want = max(1, (room - size.width) // (n - 1))
         return want
 
+    def caption(self) -> Text:
+        """The label on one line, cut with "…" to the row's width (a wrapped caption would push
+        the cards out of the row)."""
+        label = self.label.copy() if isinstance(self.label, Text) else Text(self.label, "bold")
+        width = self.content_size.width
+        if width:
+            label.truncate(width, overflow="ellipsis")
+        label.no_wrap = True
+        return label
+
     def render(self) -> RenderResult:
         size = self.card_size()
-        label = self.label if isinstance(self.label, Text) else Text(self.label, style="bold")
-        lines = [label, *draw_cards(self.cards, size=size, step=self._step(size))]
+        lines = [self.caption(), *draw_cards(self.cards, size=size, step=self._step(size))]
         return Text("\n").join(lines)
 
 
@@ -277,7 +286,7 @@ class HandView(CardRow):
     def render(self) -> RenderResult:
         size = self.card_size()
         step = self._step(size)
-        label = self.label if isinstance(self.label, Text) else Text(self.label, style="bold")
+        label = self.caption()
         cards = draw_cards(self.cards, size=size, step=step, raise_selected=True)
         numbers = Text(no_wrap=True, end="")
         for i, spec in enumerate(self.cards if self.numbered else ()):
