@@ -754,3 +754,31 @@ async def test_the_crib_to_count_by_hand_is_in_order() -> None:
         assert drawn == sorted(obs.to_count)
         prompt = app.query_one("#prompt", Line).text.plain
         assert " ".join(c.unicode for c in sorted(obs.to_count)) in prompt
+
+
+# --- the outside audit ---------------------------------------------------------------------------
+
+
+async def test_a_card_that_cannot_be_played_is_named_as_the_screen_draws_it() -> None:
+    """A refused play once said ``8S would take ...`` with no full stop: the card is named as
+    the table draws it (``8♠``), in a sentence, and nothing is sent to the engine."""
+    app = make_app(Factory(), options())
+
+    def blocked() -> bool:
+        return (
+            app.mode is Mode.PLAY
+            and app.obs is not None
+            and len(app._playable()) < len(app.obs.hand)
+        )
+
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await play_until(pilot, app, blocked)
+        assert app.obs is not None
+        before = app.obs
+        index, card = next((i, c) for i, c in enumerate(before.hand) if c not in app._playable())
+        await press(pilot, str(index + 1))
+        assert app.mode is Mode.PLAY and app.obs == before  # nothing was played
+        assert app.message.plain == (
+            f"{card.unicode} would take the count past 31 (count is {before.count})."
+        )

@@ -36,7 +36,7 @@ from fifteentwo.actions import (
     StarterTurned,
 )
 from fifteentwo.app.counting import parse_count
-from fifteentwo.app.describe import Describer
+from fifteentwo.app.describe import Describer, refusal_sentence
 from fifteentwo.app.options import (
     LEVEL_DESCRIPTIONS,
     SPEEDS,
@@ -430,8 +430,9 @@ class CribbageApp(KeyHandling, TableDrawing):
     def _refused(self, error: FifteenTwoError) -> None:
         """The engine said no: show why. A refused count is not explained (that would give
         the total away and let muggins be dodged by counting again): the explanation comes
-        once a count is accepted (with -e)."""
-        self.set_message(str(error), error=True)
+        once a count is accepted (with -e). The engine's words are made a sentence, its cards
+        named as the table draws them (``8♠``)."""
+        self.set_message(refusal_sentence(str(error)), error=True)
 
     def _drain(self) -> None:
         """Show queued events in order, stopping after a deal (or a game of a match) to pause.
