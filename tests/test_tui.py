@@ -420,8 +420,8 @@ async def test_opening_questions_help_rules_and_hints() -> None:
         assert "instructions" in app.screen.question
         await press(pilot, "y")
         assert isinstance(app.screen, RulesScreen)
-        assert app.screen.markdown == rules_markdown()
-        assert app.screen.query_one(MarkdownViewer).document.source == rules_markdown()
+        assert app.screen.markdown == rules_markdown("screen")
+        assert app.screen.query_one(MarkdownViewer).document.source == rules_markdown("screen")
         await press(pilot, "escape")
         assert isinstance(app.screen, QuestionScreen)
         assert "Short game (61) or long game (121)?" in app.screen.question
