@@ -176,7 +176,9 @@ class CribbageApp(KeyHandling, TableDrawing):
         elif key == "p":
             self.push_screen(PracticeScreen(self.practice_seed), lambda _: self._show_start())
         elif key == "r":
-            self.push_screen(RulesScreen(rules_markdown()), lambda _: self._show_start())
+            self.push_screen(
+                RulesScreen(rules_markdown(), back="Back to the menu"), lambda _: self._show_start()
+            )
         else:
             self._release_offer()
             self._quit_now()
@@ -231,7 +233,9 @@ class CribbageApp(KeyHandling, TableDrawing):
 
     def _after_instructions(self, wanted: bool) -> None:
         if wanted:
-            self.push_screen(RulesScreen(rules_markdown()), lambda _: self._ask_variant())
+            self.push_screen(
+                RulesScreen(rules_markdown(), back="Back"), lambda _: self._ask_variant()
+            )
         else:
             self._ask_variant()
 

@@ -85,6 +85,14 @@ class StartScreen(Screen[str]):
             yield Static("[dim]↑ ↓ and enter, or the letter[/dim]", id="start-help")
         yield Footer(compact=True, show_command_palette=False)
 
+    def help_title(self) -> str:
+        """The key help's heading here."""
+        return "Keys of the start screen"
+
+    def help_notes(self) -> list[str]:
+        """Under the keys in the key help."""
+        return ["↑ ↓ and ⏎ choose an entry too, as does a click."]
+
     def on_mount(self) -> None:
         menu = self.query_one(OptionList)
         menu.highlighted = 1 if any(e.key == "c" for e in self.entries) else 0
@@ -183,6 +191,17 @@ class NewGameScreen(Screen[Choices | None]):
                 yield Button("Start", id="start-game", variant="primary", compact=True)
                 yield Button("Back", id="back", compact=True)
         yield Footer(compact=True, show_command_palette=False)
+
+    def help_title(self) -> str:
+        """The key help's heading here."""
+        return "Keys of the new-game form"
+
+    def help_notes(self) -> list[str]:
+        """Under the keys in the key help: the form's own keys (Textual's fields')."""
+        return [
+            "Tab and Shift+Tab move between the fields; ⏎ opens a list and ⏎ again chooses "
+            "in it (↑ ↓ between); Space (or ⏎) ticks a box; ⏎ on Start begins."
+        ]
 
     def on_mount(self) -> None:
         self.query_one("#level", Select).focus()
