@@ -34,7 +34,9 @@ __all__ = [
     "Describer",
     "cards_text",
     "choice_range",
+    "game_name",
     "refusal_sentence",
+    "rules_name",
     "safe_text",
 ]
 
@@ -67,6 +69,22 @@ def cards_text(cards: Iterable[Card], *, ascii_only: bool = False) -> str:
     if ascii_only:
         return " ".join(c.rank.label + c.suit.letter for c in cards)
     return " ".join(c.unicode for c in cards)
+
+
+def game_name(variant: str, target: int, match_games: int = 1) -> str:
+    """The one name of a game, in every front-end and listing: the variant as the rules call it
+    and the target (a standard game to 15 is ``standard to 15``, never a "short game").
+
+    >>> game_name("short", 61), game_name("standard", 15), game_name("five-card", 61, 3)
+    ('short to 61', 'standard to 15', 'five-card to 61, best of 3')
+    """
+    match = f", best of {match_games}" if match_games > 1 else ""
+    return f"{variant} to {target}{match}"
+
+
+def rules_name(rules: Rules) -> str:
+    """`game_name` of a game's rules."""
+    return game_name(rules.name, rules.target, rules.match_games)
 
 
 _SHORT_CARD = re.compile(r"\b(?:10|[A2-9TJQK])[CDHS]\b")

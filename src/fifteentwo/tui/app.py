@@ -36,7 +36,7 @@ from fifteentwo.actions import (
     StarterTurned,
 )
 from fifteentwo.app.counting import parse_count
-from fifteentwo.app.describe import Describer, refusal_sentence
+from fifteentwo.app.describe import Describer, refusal_sentence, rules_name
 from fifteentwo.app.options import (
     LEVEL_DESCRIPTIONS,
     SPEEDS,
@@ -66,7 +66,6 @@ from fifteentwo.tui.statistics import StatisticsScreen
 from fifteentwo.tui.table import TableDrawing
 from fifteentwo.tui.texts import (
     _game_details,
-    _game_title,
     rules_markdown,
 )
 from fifteentwo.tui.widgets import (
@@ -308,7 +307,7 @@ class CribbageApp(KeyHandling, TableDrawing):
         board.target = rules.target
         board.names = tuple(self._short_side(s) for s in range(rules.sides))
         log = self.query_one(EventLog)
-        title = _game_title(rules)
+        title = rules_name(rules)
         if resumed:
             history = session.game.events_for(session.viewer)
             lines: list[Text] = []
@@ -319,7 +318,7 @@ class CribbageApp(KeyHandling, TableDrawing):
                 log.add(Text(note, style="bold"))
             else:
                 self.games_played += 1  # the next game is this sitting's second
-                log.add(Text(f"Resuming your {title}.", style="bold"))
+                log.add(Text(f"Resuming your game: {title}.", style="bold"))
                 for text in lines[-40:]:
                     log.add(text)
         else:

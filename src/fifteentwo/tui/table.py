@@ -17,6 +17,7 @@ from fifteentwo.actions import (
     Reason,
     Scored,
 )
+from fifteentwo.app.describe import rules_name
 from fifteentwo.tui.model import Mode
 from fifteentwo.tui.render import CardSpec, suit_text
 from fifteentwo.tui.state import (
@@ -27,7 +28,6 @@ from fifteentwo.tui.state import (
 )
 from fifteentwo.tui.texts import (
     _cards,
-    _game_title,
     _shown_total,
     number_keys,
 )
@@ -122,7 +122,7 @@ class TableDrawing(AppState):
         title = Text("Cribbage", style="bold")
         scores = Text()
         if session is not None and rules is not None and describer is not None:
-            title.append(f" · {_game_title(rules)}", style="")
+            title.append(f" · {rules_name(rules)}", style="")
             if self.model.deal_number:
                 title.append(f" · deal {self.model.deal_number}", style="dim")
             if rules.match_games > 1 and self.obs is not None:

@@ -1,4 +1,5 @@
-"""Words the app builds from the engine's values: game titles, details, counts, the rules text."""
+"""Words the app builds from the engine's values: game details, counts, the rules text (a game's
+name is `fifteentwo.app.describe.rules_name`, the same in every front-end)."""
 
 from __future__ import annotations
 
@@ -7,17 +8,6 @@ from fifteentwo.actions import (
 )
 from fifteentwo.app import rules_text
 from fifteentwo.app.session import Session
-from fifteentwo.rules import Rules
-
-
-def _game_title(rules: Rules) -> str:
-    """``short game to 61``, ``five-card game to 61``, ``long game to 121``."""
-    if rules.name in ("standard", "short"):
-        name = "short" if rules.target <= 61 else "long"
-    else:
-        name = rules.name
-    match = f", best of {rules.match_games}" if rules.match_games > 1 else ""
-    return f"{name} game to {rules.target}{match}"
 
 
 def _game_details(session: Session) -> str:
