@@ -308,7 +308,16 @@ async def test_the_new_game_form_by_keyboard_alone(tmp_path: Path) -> None:
         assert isinstance(app.screen, NewGameScreen) and app.session is None  # type: ignore[attr-defined]
         assert "from 15 to 1000, not 5" in str(form.query_one("#new-game-error", Static).render())
         assert form.focused.id == "target"  # (where the mistake is)
-        await press(pilot, "backspace", "3", "1")
+        await press(pilot, "4")  # still wrong: the error names what the field says now
+        typed = form.query_one("#target", Input).value
+        assert typed.startswith(("4", "54"))  # (the field may select its text on focus)
+        assert f"not {typed}." in str(form.query_one("#new-game-error", Static).render())
+        for _ in typed:
+            await press(pilot, "backspace")  # blank is right (the game's own): the error goes
+        assert str(form.query_one("#new-game-error", Static).render()) == ""
+        await press(pilot, "3")  # no error while typing (Start checks)
+        assert str(form.query_one("#new-game-error", Static).render()) == ""
+        await press(pilot, "1")
         for _ in range(5):
             await press(pilot, "tab")
         assert form.focused.id == "start-game"

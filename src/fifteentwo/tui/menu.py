@@ -130,6 +130,7 @@ class NewGameScreen(Screen[Choices | None]):
 
     def __init__(self, choices: Choices, levels: Sequence[str], variants: Sequence[str]) -> None:
         super().__init__(id="new-game")
+        self._error_shown = False
         self.choices = choices
         self.levels = list(levels)
         self.variants = list(variants)
@@ -212,11 +213,12 @@ class NewGameScreen(Screen[Choices | None]):
         text = self.query_one("#target", Input).value.strip()
         target = int(text) if text else None
         error = self.query_one("#new-game-error", Static)
-        if target is not None and not 15 <= target <= 1000:
-            error.update(f"[red]The target must be from 15 to 1000, not {target}.[/red]")
+        wrong = _target_error(target)
+        error.update(wrong)
+        self._error_shown = bool(wrong)
+        if wrong:
             self.query_one("#target", Input).focus()
             return None
-        error.update("")
         return Choices(
             level=str(self.query_one("#level", Select).value),
             variant=str(self.query_one("#variant", Select).value),
@@ -245,6 +247,25 @@ class NewGameScreen(Screen[Choices | None]):
     def _back_pressed(self) -> None:
         self.action_back()
 
+    @on(Input.Changed, "#target")
+    def _target_changed(self, event: Input.Changed) -> None:
+        """A target error shown stays true to the field: gone once the target is one the game
+        can be played to (or blank), else naming the number now typed. (No new error appears
+        while typing: only Start checks.)"""
+        if not self._error_shown:
+            return
+        text = event.value.strip()
+        wrong = _target_error(int(text) if text else None)
+        self.query_one("#new-game-error", Static).update(wrong)
+        self._error_shown = bool(wrong)
+
     @on(Input.Submitted, "#target")
     def _target_entered(self) -> None:
         self.focus_next()  # enter in the target field moves on, as tab does: Start starts
+
+
+def _target_error(target: int | None) -> str:
+    """Why a target cannot be played to (markup), or "" (blank: the game's own)."""
+    if target is None or 15 <= target <= 1000:
+        return ""
+    return f"[red]The target must be from 15 to 1000, not {target}.[/red]"
