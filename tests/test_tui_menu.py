@@ -431,3 +431,26 @@ def test_offer_saved_skips_a_store_it_cannot_read(tmp_path: Path) -> None:
     assert offer_saved(Unreadable(), warned.append) is None  # type: ignore[arg-type]
     assert warned == ["the store is locked"]
     store.close()
+
+
+async def test_a_ticked_box_looks_ticked_without_colour(tmp_path: Path) -> None:
+    """The form's boxes once drew ``▐X▌`` ticked or not, only the colour differing: on a
+    monochrome terminal (or to a colour-blind eye) the state was invisible. The characters
+    drawn differ now."""
+    store = open_store(tmp_path / "s.sqlite3")
+    app, _ = menu_app(store)
+    async with app.run_test(size=SIZE) as pilot:  # type: ignore[attr-defined]
+        await settle(pilot)
+        await press(pilot, "n")
+        form = app.screen  # type: ignore[attr-defined]
+        boxes = list(form.query(Checkbox))
+        assert [box.id for box in boxes] == ["manual", "muggins", "coach"]
+        for box in boxes:
+            drawn = {}
+            for value in (False, True):
+                box.value = value
+                await pilot.pause()
+                drawn[value] = box.render().plain  # the characters, without any colour
+            assert drawn[True] != drawn[False], drawn
+            assert drawn[True].startswith("▐X▌") and drawn[False].startswith("▐ ▌")
+    store.close()

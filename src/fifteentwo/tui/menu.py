@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Input, OptionList, Select, Static
+from textual.widgets import Button, Footer, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from fifteentwo.app.options import (
@@ -27,6 +27,7 @@ from fifteentwo.app.options import (
     VARIANT_DESCRIPTIONS,
     Choices,
 )
+from fifteentwo.tui.widgets import TickBox
 
 __all__ = ["MenuEntry", "NewGameScreen", "StartScreen"]
 
@@ -176,14 +177,14 @@ class NewGameScreen(Screen[Choices | None]):
                     compact=True,
                     id="speed",
                 )
-            yield Checkbox("Count your own hands", c.manual_count, compact=True, id="manual")
-            yield Checkbox(
+            yield TickBox("Count your own hands", c.manual_count, compact=True, id="manual")
+            yield TickBox(
                 "Muggins: take points the other side fails to count",
                 c.muggins,
                 compact=True,
                 id="muggins",
             )
-            yield Checkbox(
+            yield TickBox(
                 "Coach: say at once when a choice costs points", c.coach, compact=True, id="coach"
             )
             yield Static(FORM_HELP, id="new-game-help")
@@ -223,9 +224,9 @@ class NewGameScreen(Screen[Choices | None]):
             level=str(self.query_one("#level", Select).value),
             variant=str(self.query_one("#variant", Select).value),
             target=target,
-            manual_count=self.query_one("#manual", Checkbox).value,
-            muggins=self.query_one("#muggins", Checkbox).value,
-            coach=self.query_one("#coach", Checkbox).value,
+            manual_count=self.query_one("#manual", TickBox).value,
+            muggins=self.query_one("#muggins", TickBox).value,
+            coach=self.query_one("#coach", TickBox).value,
             speed=str(self.query_one("#speed", Select).value),
         )
 
