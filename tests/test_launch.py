@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import shlex
 import subprocess
@@ -95,3 +96,36 @@ def test_the_terminal_game_names_a_resume_command_that_works(
     assert saved_message() == "Game saved; resume with make play ARGS=--resume"
     monkeypatch.delenv(LAUNCHER_ENV)
     assert saved_message().endswith(command_hint("play --resume"))
+
+
+def test_history_names_commands_that_work_here(
+    script: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``cribbage history`` once said "Review one with: cribbage review ID" (and "Play one:
+    cribbage play") with no ``cribbage`` on the PATH: it asks `command_hint`, as ``saved`` does."""
+    from rich.console import Console
+
+    from fifteentwo.cli.history import print_games, print_totals
+
+    monkeypatch.setenv("PATH", "/nonexistent")
+    game = {
+        "id": 7,
+        "finished_at": "2026-01-02T03:04:05+00:00",
+        "variant": "short",
+        "levels": "greedy",
+        "scores": [61, 40],
+        "won": True,
+        "skunk": 0,
+    }
+    out = Console(file=io.StringIO(), width=500)  # (wide: no line is wrapped)
+    print_games([game], out)
+    text = out.file.getvalue()  # type: ignore[attr-defined]
+    assert f"Review one with: {script} review ID\n" in text
+    assert "cribbage review" not in text.replace(str(script), "")
+
+    class Empty:
+        path = tmp_path / "history.sqlite3"
+
+    out = Console(file=io.StringIO(), width=500)
+    print_totals([], out, Empty())  # type: ignore[arg-type]
+    assert out.file.getvalue().rstrip().endswith(f"Play one: {script} play")  # type: ignore[attr-defined]

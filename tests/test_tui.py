@@ -30,8 +30,10 @@ from fifteentwo.actions import (
     Scored,
 )
 from fifteentwo.app.coach import action_label
+from fifteentwo.app.describe import game_name, rules_name
 from fifteentwo.app.options import SPEEDS, PlayOptions
 from fifteentwo.app.rules_text import rules_markdown
+from fifteentwo.app.saves import describe_saved, saved_game_line
 from fifteentwo.app.session import SeatConfig, Session
 from fifteentwo.cards import Card, parse_cards
 from fifteentwo.rules import Rules
@@ -277,7 +279,7 @@ async def test_short_game_to_the_end_and_another() -> None:
         assert factory.sessions[1].game.dealer == loser
         assert app.mode is Mode.DISCARD
         assert app.query_one(Pegboard).fronts == (0, 0)
-        assert "Game 2: short game to 61" in log_text(app)
+        assert "Game 2: short to 61" in log_text(app)
 
 
 async def test_no_more_games_exits() -> None:
@@ -317,7 +319,7 @@ async def test_quit_saves_and_resume_continues(tmp_path: Path) -> None:
         assert again.mode is Mode.PLAY
         assert again.obs is not None
         assert again.obs.hand == hand
-        assert "Resuming your long game to 121." in log_text(again)
+        assert "Resuming your game: standard to 121." in log_text(again)
         assert again.query_one(Pegboard).fronts == again.obs.scores
         await press(pilot, str(first_playable(again)))
         assert len(resumed.game.log) > saved_at
@@ -420,8 +422,8 @@ async def test_opening_questions_help_rules_and_hints() -> None:
         assert "instructions" in app.screen.question
         await press(pilot, "y")
         assert isinstance(app.screen, RulesScreen)
-        assert app.screen.markdown == rules_markdown()
-        assert app.screen.query_one(MarkdownViewer).document.source == rules_markdown()
+        assert app.screen.markdown == rules_markdown("screen")
+        assert app.screen.query_one(MarkdownViewer).document.source == rules_markdown("screen")
         await press(pilot, "escape")
         assert isinstance(app.screen, QuestionScreen)
         assert "Short game (61) or long game (121)?" in app.screen.question
@@ -754,3 +756,52 @@ async def test_the_crib_to_count_by_hand_is_in_order() -> None:
         assert drawn == sorted(obs.to_count)
         prompt = app.query_one("#prompt", Line).text.plain
         assert " ".join(c.unicode for c in sorted(obs.to_count)) in prompt
+
+
+# --- the outside audit ---------------------------------------------------------------------------
+
+
+async def test_a_card_that_cannot_be_played_is_named_as_the_screen_draws_it() -> None:
+    """A refused play once said ``8S would take ...`` with no full stop: the card is named as
+    the table draws it (``8♠``), in a sentence, and nothing is sent to the engine."""
+    app = make_app(Factory(), options())
+
+    def blocked() -> bool:
+        return (
+            app.mode is Mode.PLAY
+            and app.obs is not None
+            and len(app._playable()) < len(app.obs.hand)
+        )
+
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await play_until(pilot, app, blocked)
+        assert app.obs is not None
+        before = app.obs
+        index, card = next((i, c) for i, c in enumerate(before.hand) if c not in app._playable())
+        await press(pilot, str(index + 1))
+        assert app.mode is Mode.PLAY and app.obs == before  # nothing was played
+        assert app.message.plain == (
+            f"{card.unicode} would take the count past 31 (count is {before.count})."
+        )
+
+
+async def test_a_game_has_one_name_everywhere(tmp_path: Path) -> None:
+    """The standard game to 15 was a "short game to 15" on the table and "standard to 15" in
+    Continue and ``cribbage saved``: every front-end names it with `rules_name`."""
+    store = open_store(tmp_path / "s.sqlite3")
+    factory = Factory(target=15, store=store)
+    app = make_app(factory, options("standard"))
+    name = "standard to 15"
+    assert game_name("standard", 15) == name
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        session = factory.sessions[0]
+        assert rules_name(session.rules) == name
+        assert f" · {name}" in app.query_one("#topbar", Line).text.plain
+        assert f"Game 1: {name}" in log_text(app)
+        assert saved_game_line(session).startswith(f"{name} against ")
+        await press(pilot, "q")
+    (saved,) = store.list_games()
+    assert describe_saved(saved).startswith(f"{name} against ")
+    store.close()

@@ -308,7 +308,16 @@ async def test_the_new_game_form_by_keyboard_alone(tmp_path: Path) -> None:
         assert isinstance(app.screen, NewGameScreen) and app.session is None  # type: ignore[attr-defined]
         assert "from 15 to 1000, not 5" in str(form.query_one("#new-game-error", Static).render())
         assert form.focused.id == "target"  # (where the mistake is)
-        await press(pilot, "backspace", "3", "1")
+        await press(pilot, "4")  # still wrong: the error names what the field says now
+        typed = form.query_one("#target", Input).value
+        assert typed.startswith(("4", "54"))  # (the field may select its text on focus)
+        assert f"not {typed}." in str(form.query_one("#new-game-error", Static).render())
+        for _ in typed:
+            await press(pilot, "backspace")  # blank is right (the game's own): the error goes
+        assert str(form.query_one("#new-game-error", Static).render()) == ""
+        await press(pilot, "3")  # no error while typing (Start checks)
+        assert str(form.query_one("#new-game-error", Static).render()) == ""
+        await press(pilot, "1")
         for _ in range(5):
             await press(pilot, "tab")
         assert form.focused.id == "start-game"
@@ -421,4 +430,27 @@ def test_offer_saved_skips_a_store_it_cannot_read(tmp_path: Path) -> None:
     warned: list[str] = []
     assert offer_saved(Unreadable(), warned.append) is None  # type: ignore[arg-type]
     assert warned == ["the store is locked"]
+    store.close()
+
+
+async def test_a_ticked_box_looks_ticked_without_colour(tmp_path: Path) -> None:
+    """The form's boxes once drew ``▐X▌`` ticked or not, only the colour differing: on a
+    monochrome terminal (or to a colour-blind eye) the state was invisible. The characters
+    drawn differ now."""
+    store = open_store(tmp_path / "s.sqlite3")
+    app, _ = menu_app(store)
+    async with app.run_test(size=SIZE) as pilot:  # type: ignore[attr-defined]
+        await settle(pilot)
+        await press(pilot, "n")
+        form = app.screen  # type: ignore[attr-defined]
+        boxes = list(form.query(Checkbox))
+        assert [box.id for box in boxes] == ["manual", "muggins", "coach"]
+        for box in boxes:
+            drawn = {}
+            for value in (False, True):
+                box.value = value
+                await pilot.pause()
+                drawn[value] = box.render().plain  # the characters, without any colour
+            assert drawn[True] != drawn[False], drawn
+            assert drawn[True].startswith("▐X▌") and drawn[False].startswith("▐ ▌")
     store.close()

@@ -6,6 +6,7 @@ game the same way. ``quiet`` gives the short forms (BSD's ``-q``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from fifteentwo.actions import (
@@ -24,11 +25,20 @@ from fifteentwo.actions import (
     Scored,
     StarterTurned,
 )
-from fifteentwo.cards import Card
+from fifteentwo.cards import Card, parse_card
 from fifteentwo.rules import Rules
 from fifteentwo.scoring import number_word, peg_score
 
-__all__ = ["NAME_LIMIT", "Describer", "cards_text", "choice_range", "safe_text"]
+__all__ = [
+    "NAME_LIMIT",
+    "Describer",
+    "cards_text",
+    "choice_range",
+    "game_name",
+    "refusal_sentence",
+    "rules_name",
+    "safe_text",
+]
 
 SKUNK_WORDS = ("", "a skunk", "a double skunk")
 
@@ -59,6 +69,42 @@ def cards_text(cards: Iterable[Card], *, ascii_only: bool = False) -> str:
     if ascii_only:
         return " ".join(c.rank.label + c.suit.letter for c in cards)
     return " ".join(c.unicode for c in cards)
+
+
+def game_name(variant: str, target: int, match_games: int = 1) -> str:
+    """The one name of a game, in every front-end and listing: the variant as the rules call it
+    and the target (a standard game to 15 is ``standard to 15``, never a "short game").
+
+    >>> game_name("short", 61), game_name("standard", 15), game_name("five-card", 61, 3)
+    ('short to 61', 'standard to 15', 'five-card to 61, best of 3')
+    """
+    match = f", best of {match_games}" if match_games > 1 else ""
+    return f"{variant} to {target}{match}"
+
+
+def rules_name(rules: Rules) -> str:
+    """`game_name` of a game's rules."""
+    return game_name(rules.name, rules.target, rules.match_games)
+
+
+_SHORT_CARD = re.compile(r"\b(?:10|[A2-9TJQK])[CDHS]\b")
+"""A card as the engine's messages name it (`Card.short`: ``8S``, ``TH``)."""
+
+
+def refusal_sentence(text: str) -> str:
+    """The engine's refusal as a screen says it: each card as it is drawn (``8♠``, not ``8S``),
+    a capital letter and a full stop.
+
+    >>> refusal_sentence("8S would take the count past 31 (count is 29)")
+    '8♠ would take the count past 31 (count is 29).'
+    >>> refusal_sentence("the game is over."), refusal_sentence("TH is not in seat 0's hand")
+    ('The game is over.', "10♥ is not in seat 0's hand.")
+    """
+    text = _SHORT_CARD.sub(lambda m: parse_card(m.group()).unicode, text.strip())
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else f"{text}."
 
 
 def choice_range(lo: int, hi: int) -> str:

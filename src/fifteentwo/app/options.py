@@ -116,8 +116,18 @@ def parse_players(text: str) -> tuple[str, ...]:
         else:
             specs.append(word if ":" in word else low)
     if not 2 <= len(specs) <= 4:
-        raise FifteenTwoError(f"--players names {len(specs)} seats; a game has 2, 3 or 4")
+        how = ""
+        if any(spec.isdigit() for spec in specs):  # ("--players 3": a count, not the seats)
+            how = " (list each seat, e.g. human,expert,expert, not how many players)"
+        raise FifteenTwoError(
+            f"--players names {_seats(len(specs))}; a game has 2, 3 or 4 seats{how}"
+        )
     return tuple(specs)
+
+
+def _seats(n: int) -> str:
+    """``1 seat``, ``3 seats``."""
+    return f"{n} seat" if n == 1 else f"{n} seats"
 
 
 def seat_names(specs: Sequence[str]) -> list[str]:
@@ -269,7 +279,8 @@ class PlayOptions:
             return [HUMAN] + [level] * (rules.players - 1)
         if len(self.players) != rules.players:
             raise FifteenTwoError(
-                f"--players names {len(self.players)} seats, but {rules.name} has {rules.players}"
+                f"--players names {_seats(len(self.players))}, but the {rules.name} game has "
+                f"{_seats(rules.players)}"
             )
         return [
             s if s == HUMAN else level if s == COMPUTER else check_level(s) for s in self.players

@@ -36,7 +36,7 @@ from fifteentwo.actions import (
 )
 from fifteentwo.app.coach import Coach
 from fifteentwo.app.counting import MAX_COUNT, parse_count
-from fifteentwo.app.describe import Describer, cards_text, choice_range
+from fifteentwo.app.describe import Describer, cards_text, choice_range, rules_name
 from fifteentwo.app.launch import command_hint
 from fifteentwo.app.options import PlayOptions, SessionFactory, carry_over
 from fifteentwo.app.rules_text import rules_plain
@@ -414,14 +414,13 @@ class PlainGame:
     def _header(self, session: Session) -> str:
         rules = session.rules
         seats = "; ".join(s.name if s.human else f"{s.name} ({s.level})" for s in session.seats)
-        match = f", best of {rules.match_games}" if rules.match_games > 1 else ""
         extras = []
         if rules.muggins:
             extras.append("muggins")
         if not session.auto_count and session.human_seats:
             extras.append("you count your own hands")
         more = f" ({', '.join(extras)})" if extras else ""
-        title = f"New game: {rules.name} to {rules.target}{match}{more}."
+        title = f"New game: {rules_name(rules)}{more}."
         return f"{title} {seats}. Seed {session.seed}. Game {self.games} of this sitting."
 
     def _offer_text(self, session: Session) -> str:
@@ -434,7 +433,7 @@ class PlainGame:
     def _status(self, session: Session) -> str:
         obs = session.observation()
         names = Describer(session.rules, session.names(), session.viewer)
-        return f"{session.rules.name} to {session.rules.target}, {names.scores(obs.scores)}"
+        return f"{rules_name(session.rules)}, {names.scores(obs.scores)}"
 
     def play(self, session: Session, *, resumed: bool = False) -> None:
         """Play one session (a game, or a match) to its end."""

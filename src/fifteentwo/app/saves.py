@@ -13,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from fifteentwo.app.describe import game_name
 from fifteentwo.store import GameBusy, GameMeta, SavedGame, Store, StoreError, data_dir
 from fifteentwo.store.migrate import OLD_HISTORY_FILE, file_digest, import_old_history
 from fifteentwo.store.sqlite import SQLiteStore, _rename_aside
@@ -102,7 +103,7 @@ def describe_saved(saved: SavedGame) -> str:
     """One line naming a saved game: variant, opponent, score, when, id."""
     meta = saved.meta
     return (
-        f"{meta.variant} to {meta.target} against {meta.opponent}, {scores_text(meta)}, "
+        f"{game_name(meta.variant, meta.target)} against {meta.opponent}, {scores_text(meta)}, "
         f"last played {when_text(saved.updated_at)} (id {saved.game_id})"
     )
 
@@ -112,7 +113,8 @@ def saved_game_line(session: Session) -> str:
     ``standard to 121 against expert, You 45, Computer 60, last played today 14:03``."""
     meta = session.meta()
     when = "" if session.saved_at is None else f", last played {when_text(session.saved_at)}"
-    return f"{meta.variant} to {meta.target} against {meta.opponent}, {scores_text(meta)}{when}"
+    name = game_name(meta.variant, meta.target)
+    return f"{name} against {meta.opponent}, {scores_text(meta)}{when}"
 
 
 def offer_saved(store: Store, warn: Callable[[str], None] | None = None) -> Session | None:

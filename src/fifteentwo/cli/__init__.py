@@ -16,7 +16,7 @@ import errno
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 from fifteentwo import __version__
@@ -51,6 +51,9 @@ class UsageError(FifteenTwoError):
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line and exit 2 (argparse prints usage too)."""
 
+    commands: Mapping[str, argparse.ArgumentParser]
+    """The subcommands' parsers by name (the top-level parser's; see `build_parser`)."""
+
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")
 
@@ -71,6 +74,7 @@ def build_parser() -> Parser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for name in COMMANDS:
         importlib.import_module(f"fifteentwo.cli.{name}").register(subparsers)
+    parser.commands = subparsers.choices
     return parser
 
 
@@ -216,6 +220,9 @@ def _run(argv: Sequence[str] | None) -> int:
     top_level = ("-h", "--help", "--version")
     if not args_list or (args_list[0].startswith("-") and args_list[0] not in top_level):
         args_list.insert(0, DEFAULT_COMMAND)
-    args = parser.parse_args(args_list)
+    args, extras = parser.parse_known_args(args_list)
+    if extras:  # said by the subcommand's parser: "cribbage play: unrecognized arguments: ..."
+        command = parser.commands.get(str(getattr(args, "command", "")), parser)
+        command.error(f"unrecognized arguments: {' '.join(extras)}")
     code: int = args.func(args)
     return code

@@ -1,6 +1,7 @@
 """``cribbage history``: your results against each computer level, from the game store.
 
-``--games N`` lists the last N finished games with the ids ``cribbage review ID`` accepts.
+``--games N`` lists the last N finished games with the ids ``cribbage review ID`` accepts. The
+commands it suggests are written as they can be typed here (`fifteentwo.app.launch`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from fifteentwo.app.history import History, Totals
+from fifteentwo.app.launch import command_hint
 from fifteentwo.app.statistics import HISTORY_GAMES, compute_statistics, statistics_renderable
 from fifteentwo.errors import FifteenTwoError
 
@@ -98,7 +100,8 @@ def print_totals(totals: list[Totals], console: Console, history: History) -> No
     """One row per level and variant (narrow enough for 80 columns)."""
     if not totals:
         console.print(
-            f"No games recorded yet ({escape(str(history.path))}). Play one: cribbage play"
+            f"No games recorded yet ({escape(str(history.path))}). "
+            f"Play one: {escape(command_hint('play'))}"
         )
         return
     table = Table(
@@ -181,4 +184,4 @@ def print_games(games: list[dict[str, Any]], console: Console) -> None:
             result,
         )
     console.print(table)
-    console.print("Review one with: cribbage review ID")
+    console.print(f"Review one with: {command_hint('review ID')}", markup=False)

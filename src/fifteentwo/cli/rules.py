@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(rules_markdown())
         return 0
     if not sys.stdout.isatty():
-        sys.stdout.write(rules_plain())
+        sys.stdout.write(rules_plain("both"))
         return 0
     from rich.console import Console
     from rich.markdown import Markdown

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from fifteentwo.app.describe import game_name
 from fifteentwo.app.launch import command_hint
 from fifteentwo.app.saves import open_game_store, scores_text, when_text
 from fifteentwo.errors import FifteenTwoError
@@ -71,7 +72,7 @@ def print_saved(games: list[SavedGame], console: Console) -> None:
         table.add_row(
             escape(g.game_id),
             escape(meta.opponent),
-            escape(f"{meta.variant} to {meta.target}"),
+            escape(game_name(meta.variant, meta.target)),
             escape(scores_text(meta)),
             when_text(g.updated_at),
         )

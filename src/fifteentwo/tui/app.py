@@ -36,7 +36,7 @@ from fifteentwo.actions import (
     StarterTurned,
 )
 from fifteentwo.app.counting import parse_count
-from fifteentwo.app.describe import Describer
+from fifteentwo.app.describe import Describer, refusal_sentence, rules_name
 from fifteentwo.app.options import (
     LEVEL_DESCRIPTIONS,
     SPEEDS,
@@ -66,7 +66,6 @@ from fifteentwo.tui.statistics import StatisticsScreen
 from fifteentwo.tui.table import TableDrawing
 from fifteentwo.tui.texts import (
     _game_details,
-    _game_title,
     rules_markdown,
 )
 from fifteentwo.tui.widgets import (
@@ -176,7 +175,9 @@ class CribbageApp(KeyHandling, TableDrawing):
         elif key == "p":
             self.push_screen(PracticeScreen(self.practice_seed), lambda _: self._show_start())
         elif key == "r":
-            self.push_screen(RulesScreen(rules_markdown()), lambda _: self._show_start())
+            self.push_screen(
+                RulesScreen(rules_markdown(), back="Back to the menu"), lambda _: self._show_start()
+            )
         else:
             self._release_offer()
             self._quit_now()
@@ -231,7 +232,9 @@ class CribbageApp(KeyHandling, TableDrawing):
 
     def _after_instructions(self, wanted: bool) -> None:
         if wanted:
-            self.push_screen(RulesScreen(rules_markdown()), lambda _: self._ask_variant())
+            self.push_screen(
+                RulesScreen(rules_markdown(), back="Back"), lambda _: self._ask_variant()
+            )
         else:
             self._ask_variant()
 
@@ -304,7 +307,7 @@ class CribbageApp(KeyHandling, TableDrawing):
         board.target = rules.target
         board.names = tuple(self._short_side(s) for s in range(rules.sides))
         log = self.query_one(EventLog)
-        title = _game_title(rules)
+        title = rules_name(rules)
         if resumed:
             history = session.game.events_for(session.viewer)
             lines: list[Text] = []
@@ -315,7 +318,7 @@ class CribbageApp(KeyHandling, TableDrawing):
                 log.add(Text(note, style="bold"))
             else:
                 self.games_played += 1  # the next game is this sitting's second
-                log.add(Text(f"Resuming your {title}.", style="bold"))
+                log.add(Text(f"Resuming your game: {title}.", style="bold"))
                 for text in lines[-40:]:
                     log.add(text)
         else:
@@ -430,8 +433,9 @@ class CribbageApp(KeyHandling, TableDrawing):
     def _refused(self, error: FifteenTwoError) -> None:
         """The engine said no: show why. A refused count is not explained (that would give
         the total away and let muggins be dodged by counting again): the explanation comes
-        once a count is accepted (with -e)."""
-        self.set_message(str(error), error=True)
+        once a count is accepted (with -e). The engine's words are made a sentence, its cards
+        named as the table draws them (``8♠``)."""
+        self.set_message(refusal_sentence(str(error)), error=True)
 
     def _drain(self) -> None:
         """Show queued events in order, stopping after a deal (or a game of a match) to pause.
@@ -495,7 +499,8 @@ class CribbageApp(KeyHandling, TableDrawing):
             return
         phrase, cards = self._show_steps[self._show_index]
         self.lit = (event.seat, event.crib, frozenset(cards), phrase)
-        self.set_message(f"{self._who(event.seat)}: {phrase}")
+        who = self._crib_owner(event.seat) if event.crib else self._who(event.seat)
+        self.set_message(f"{who}: {phrase}")  # (the crib's caption stays short: see the table)
         self._refresh()
         wait = SPEEDS.get(self.settings.speed, 0.0)
         self._pace_timer = self.set_timer(wait, self._next_light)

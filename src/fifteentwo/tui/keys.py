@@ -13,9 +13,10 @@ from fifteentwo.actions import (
     Play,
 )
 from fifteentwo.app.coach import Coach
+from fifteentwo.app.launch import command_hint
 from fifteentwo.cards import Card
 from fifteentwo.tui.model import Mode
-from fifteentwo.tui.screens import HelpScreen, RulesScreen
+from fifteentwo.tui.screens import HelpScreen, RulesScreen, help_notes, keys_help
 from fifteentwo.tui.state import (
     AppState,
     NamedKey,
@@ -187,9 +188,33 @@ class KeyHandling(AppState):
                 self._quit_now()
 
     def action_help(self) -> None:
-        """Show the keys."""
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+        """Show the keys of the screen help is asked on (the table's: every key of the game)."""
+        screen = self.screen
+        if isinstance(screen, HelpScreen):
+            return
+        source: object = self if screen is self.screen_stack[0] else screen
+        title = getattr(source, "help_title", None)
+        self.push_screen(
+            HelpScreen(
+                title() if callable(title) else "Keys",
+                keys_help(self, screen),
+                help_notes(source),
+            )
+        )
+
+    def help_title(self) -> str:
+        """The key help's heading on the table."""
+        return "Keys of the game"
+
+    def help_notes(self) -> list[str]:
+        """What the key help says under the table's keys: the mouse, the cut, counting, and how
+        to resume a game left with q (as it can be typed here)."""
+        return [
+            "Mouse: click a card to choose or play it, or a key in the bar.",
+            "Cutting: ← → (page up/down by 5) how deep, ⏎ cuts.",
+            "Counting by hand: type the points, ⏎ (19 means nothing).",
+            f"A game left with q goes on with: {command_hint('play --resume')}",
+        ]
 
     def action_rules(self) -> None:
         """Show the rules in a pager."""

@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Input, OptionList, Select, Static
+from textual.widgets import Button, Footer, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from fifteentwo.app.options import (
@@ -27,6 +27,7 @@ from fifteentwo.app.options import (
     VARIANT_DESCRIPTIONS,
     Choices,
 )
+from fifteentwo.tui.widgets import TickBox
 
 __all__ = ["MenuEntry", "NewGameScreen", "StartScreen"]
 
@@ -85,6 +86,14 @@ class StartScreen(Screen[str]):
             yield Static("[dim]↑ ↓ and enter, or the letter[/dim]", id="start-help")
         yield Footer(compact=True, show_command_palette=False)
 
+    def help_title(self) -> str:
+        """The key help's heading here."""
+        return "Keys of the start screen"
+
+    def help_notes(self) -> list[str]:
+        """Under the keys in the key help."""
+        return ["↑ ↓ and ⏎ choose an entry too, as does a click."]
+
     def on_mount(self) -> None:
         menu = self.query_one(OptionList)
         menu.highlighted = 1 if any(e.key == "c" for e in self.entries) else 0
@@ -122,6 +131,7 @@ class NewGameScreen(Screen[Choices | None]):
 
     def __init__(self, choices: Choices, levels: Sequence[str], variants: Sequence[str]) -> None:
         super().__init__(id="new-game")
+        self._error_shown = False
         self.choices = choices
         self.levels = list(levels)
         self.variants = list(variants)
@@ -167,14 +177,14 @@ class NewGameScreen(Screen[Choices | None]):
                     compact=True,
                     id="speed",
                 )
-            yield Checkbox("Count your own hands", c.manual_count, compact=True, id="manual")
-            yield Checkbox(
+            yield TickBox("Count your own hands", c.manual_count, compact=True, id="manual")
+            yield TickBox(
                 "Muggins: take points the other side fails to count",
                 c.muggins,
                 compact=True,
                 id="muggins",
             )
-            yield Checkbox(
+            yield TickBox(
                 "Coach: say at once when a choice costs points", c.coach, compact=True, id="coach"
             )
             yield Static(FORM_HELP, id="new-game-help")
@@ -183,6 +193,17 @@ class NewGameScreen(Screen[Choices | None]):
                 yield Button("Start", id="start-game", variant="primary", compact=True)
                 yield Button("Back", id="back", compact=True)
         yield Footer(compact=True, show_command_palette=False)
+
+    def help_title(self) -> str:
+        """The key help's heading here."""
+        return "Keys of the new-game form"
+
+    def help_notes(self) -> list[str]:
+        """Under the keys in the key help: the form's own keys (Textual's fields')."""
+        return [
+            "Tab and Shift+Tab move between the fields; ⏎ opens a list and ⏎ again chooses "
+            "in it (↑ ↓ between); Space (or ⏎) ticks a box; ⏎ on Start begins."
+        ]
 
     def on_mount(self) -> None:
         self.query_one("#level", Select).focus()
@@ -193,18 +214,19 @@ class NewGameScreen(Screen[Choices | None]):
         text = self.query_one("#target", Input).value.strip()
         target = int(text) if text else None
         error = self.query_one("#new-game-error", Static)
-        if target is not None and not 15 <= target <= 1000:
-            error.update(f"[red]The target must be from 15 to 1000, not {target}.[/red]")
+        wrong = _target_error(target)
+        error.update(wrong)
+        self._error_shown = bool(wrong)
+        if wrong:
             self.query_one("#target", Input).focus()
             return None
-        error.update("")
         return Choices(
             level=str(self.query_one("#level", Select).value),
             variant=str(self.query_one("#variant", Select).value),
             target=target,
-            manual_count=self.query_one("#manual", Checkbox).value,
-            muggins=self.query_one("#muggins", Checkbox).value,
-            coach=self.query_one("#coach", Checkbox).value,
+            manual_count=self.query_one("#manual", TickBox).value,
+            muggins=self.query_one("#muggins", TickBox).value,
+            coach=self.query_one("#coach", TickBox).value,
             speed=str(self.query_one("#speed", Select).value),
         )
 
@@ -226,6 +248,25 @@ class NewGameScreen(Screen[Choices | None]):
     def _back_pressed(self) -> None:
         self.action_back()
 
+    @on(Input.Changed, "#target")
+    def _target_changed(self, event: Input.Changed) -> None:
+        """A target error shown stays true to the field: gone once the target is one the game
+        can be played to (or blank), else naming the number now typed. (No new error appears
+        while typing: only Start checks.)"""
+        if not self._error_shown:
+            return
+        text = event.value.strip()
+        wrong = _target_error(int(text) if text else None)
+        self.query_one("#new-game-error", Static).update(wrong)
+        self._error_shown = bool(wrong)
+
     @on(Input.Submitted, "#target")
     def _target_entered(self) -> None:
         self.focus_next()  # enter in the target field moves on, as tab does: Start starts
+
+
+def _target_error(target: int | None) -> str:
+    """Why a target cannot be played to (markup), or "" (blank: the game's own)."""
+    if target is None or 15 <= target <= 1000:
+        return ""
+    return f"[red]The target must be from 15 to 1000, not {target}.[/red]"

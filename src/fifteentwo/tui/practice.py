@@ -62,6 +62,17 @@ class PracticeScreen(Screen[None]):
             yield Static(id="practice-score")
         yield Footer(compact=True, show_command_palette=False)
 
+    def help_title(self) -> str:
+        """The key help's heading here."""
+        return "Keys of practice"
+
+    def help_notes(self) -> list[str]:
+        """Under the keys in the key help: the digits, which the key bar does not show."""
+        return [
+            "Counting: type the points with 0-9 (backspace erases), then ⏎.",
+            "Discards: 1-6 choose two cards (again: unchoose), then ⏎.",
+        ]
+
     def on_mount(self) -> None:
         self._next()
 

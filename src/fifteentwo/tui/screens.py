@@ -1,21 +1,32 @@
-"""Screens over the table: a question with keyed answers, the keys help, and the rules pager."""
+"""Screens over the table: a question with keyed answers, the keys help (of the screen it is
+asked on, from that screen's bindings), and the rules pager."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
-from rich.markup import escape
+from rich.console import Group
+from rich.table import Table as RichTable
+from rich.text import Text
 from textual import events, on
-from textual.app import ComposeResult
+from textual.actions import parse as parse_action
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, MarkdownViewer, Static
 
-from fifteentwo.app.launch import command_hint
-
-__all__ = ["HELP_TEXT", "HelpScreen", "QuestionScreen", "RulesScreen"]
+__all__ = [
+    "HelpScreen",
+    "KeyHelp",
+    "QuestionScreen",
+    "RulesScreen",
+    "help_notes",
+    "keys_help",
+]
 
 
 class QuestionScreen(ModalScreen[str]):
@@ -51,47 +62,106 @@ class QuestionScreen(ModalScreen[str]):
         self.dismiss(event.button.id.removeprefix("answer-"))
 
 
-HELP_TEXT = """\
-[b]Keys[/b]
+@dataclass(frozen=True, slots=True)
+class KeyHelp:
+    """One line of the key help: the keys (as the key bar shows them) and what they do."""
 
-  [b]1[/b]-[b]6[/b]          pick a card (discard: choose; play: lay it)
-  [b]←[/b] [b]→[/b]          move between cards
-  [b]space[/b]        choose / play the card under the cursor
-  [b]enter[/b]        lay away the chosen cards; play; continue
-                 (the show: on to the next hand)
-  [b]g[/b]            say go (five-card: decline to play on)
-  [b]y[/b] / [b]n[/b]        answer a question (another game? muggins?)
-  [b]?[/b]            this help
-  [b]r[/b]            the rules of cribbage
-  [b]h[/b]            a hint: the best choice here and why
-  [b]u[/b]            take back your last decision (not when counting
-                 by hand with muggins; the game notes take-backs;
-                 shown in the key bar only when it can act)
-  [b]q[/b]            quit; the game is saved
-                 (resume with [b]{resume}[/b])
+    keys: str
+    what: str
 
-[b]Mouse[/b]: click a card to choose or play it; click the keys below.
-[b]Cutting[/b]: ← → (page up/down by 5) choose how deep, enter cuts.
-[b]Counting by hand[/b]: type your total and press enter.
-"""
+
+def _textual_defaults() -> frozenset[tuple[str, str]]:
+    """Textual's own bindings (focus moves, copying, its ctrl+q): not this program's keys."""
+    return frozenset(
+        (b.key, b.action)
+        for cls in (App, Screen, ModalScreen)
+        for b in Binding.make_bindings(cls.__dict__.get("BINDINGS", []))
+    )
+
+
+def _described(node: DOMNode) -> list[Binding]:
+    """A screen's (or the app's) own bindings that say what they do, in their order."""
+    defaults = _textual_defaults()
+    return [
+        binding
+        for bindings in node._bindings.key_to_bindings.values()
+        for binding in bindings
+        if binding.description and (binding.key, binding.action) not in defaults
+    ]
+
+
+def _live(node: DOMNode, binding: Binding) -> bool:
+    """Whether the node lets the binding act where help was asked (a ``c Continue`` without a
+    saved game does not)."""
+    _, name, parameters = parse_action(binding.action)
+    return node.check_action(name, parameters) is not False
+
+
+def keys_help(app: App[Any], screen: Screen[Any]) -> list[KeyHelp]:
+    """The keys of ``screen`` (the screen help was asked on), from its bindings: the game's
+    table lists every key of the game (the app's bindings, whatever the moment); another screen
+    lists its own keys that can act, then the app's keys that act over it (``?``, ``q``).
+
+    Keys bound to the same action with the same words share a line (``← →``), and so do the
+    actions of the same keys (``␣ ⏎  Play · Continue``); a binding's tooltip says more."""
+    if screen is app.screen_stack[0]:
+        bindings = _described(app)
+    else:
+        own = [b for b in _described(screen) if _live(screen, b)]
+        taken = {b.key for b in own}
+        over = [b for b in _described(app) if b.key not in taken and _live(app, b)]
+        bindings = own + [replace(b, tooltip="") for b in over]  # (their tooltips are the game's)
+    by_action: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
+    for binding in bindings:
+        name = binding.action.split("(", 1)[0]
+        keys, tips = by_action.setdefault((name, binding.description), ([], []))
+        shown = binding.key_display or app.get_key_display(binding)
+        if shown not in keys:
+            keys.append(shown)
+        if binding.tooltip and binding.tooltip not in tips:
+            tips.append(binding.tooltip)
+    by_keys: dict[str, list[str]] = {}
+    for (_, description), (keys, tips) in by_action.items():
+        said = f"{description}: {'; '.join(tips)}" if tips else description
+        by_keys.setdefault(" ".join(keys), []).append(said)
+    return [KeyHelp(keys, " · ".join(said)) for keys, said in by_keys.items()]
+
+
+def help_notes(source: object) -> list[str]:
+    """What a screen (or the app, for the table) says under its keys: ``help_notes()``."""
+    notes = getattr(source, "help_notes", None)
+    return list(notes()) if callable(notes) else []
 
 
 class HelpScreen(ModalScreen[None]):
-    """The keys, over the table."""
+    """The keys of the screen it was opened on, over it; scrolls when the window is short."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,q,enter,space", "close", "Close"),
     ]
 
+    def __init__(self, title: str, keys: Sequence[KeyHelp], notes: Sequence[str] = ()) -> None:
+        super().__init__()
+        self.title_text = title
+        self.keys = list(keys)
+        """The lines of keys shown (as data, for tests)."""
+        self.notes = list(notes)
+
     def compose(self) -> ComposeResult:
-        with Vertical(id="help-box"):
-            yield Static(
-                HELP_TEXT.format(resume=escape(command_hint("play --resume"))), id="help-text"
-            )
-            yield Static("[dim]esc, ? or enter to close[/dim]", id="help-close")
+        table = RichTable.grid(padding=(0, 2))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column(ratio=1)
+        for line in self.keys:
+            table.add_row(line.keys, line.what)
+        notes = (Text(), *(Text(note) for note in self.notes)) if self.notes else ()
+        box = VerticalScroll(id="help-box")
+        box.border_title = self.title_text
+        box.border_subtitle = "esc, ? or ⏎ to close"
+        with box:
+            yield Static(Group(table, *notes), id="help-text")
 
     def action_close(self) -> None:
-        """Back to the table."""
+        """Back to where help was asked."""
         self.dismiss(None)
 
     def on_click(self, event: events.Click) -> None:
@@ -100,21 +170,31 @@ class HelpScreen(ModalScreen[None]):
 
 
 class RulesScreen(Screen[None]):
-    """The rules of cribbage in a scrollable pager."""
+    """The rules of cribbage in a scrollable pager; escape (or q, or r) goes back to where they
+    were opened, as the key bar says (``back``: "Back to the game", "Back to the menu")."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,r", "close", "Back to the game"),
         Binding("space", "page_down", "Page down", show=False),
         Binding("b", "page_up", "Page up", show=False),
     ]
 
-    def __init__(self, markdown: str) -> None:
+    def __init__(self, markdown: str, back: str = "Back to the game") -> None:
         super().__init__()
         self.markdown = markdown
+        self.back = back
+        self._bindings.bind("escape,q,r", "close", back)
+
+    def help_title(self) -> str:
+        """The key help's heading here."""
+        return "Keys of the rules"
+
+    def help_notes(self) -> list[str]:
+        """Under the keys in the key help."""
+        return ["↑ ↓ and page up/down scroll too."]
 
     def compose(self) -> ComposeResult:
         yield Static(
-            "[b]Rules of cribbage[/b]  [dim]↑ ↓ page up/down to read; esc to return[/]",
+            f"[b]Rules of cribbage[/b]  [dim]↑ ↓ page up/down to read; esc: {self.back.lower()}[/]",
             id="rules-title",
         )
         yield MarkdownViewer(self.markdown, show_table_of_contents=False, id="rules-viewer")
@@ -124,7 +204,7 @@ class RulesScreen(Screen[None]):
         self.query_one(MarkdownViewer).focus()
 
     def action_close(self) -> None:
-        """Back to the game."""
+        """Back to where the rules were opened."""
         self.dismiss(None)
 
     def action_page_down(self) -> None:

@@ -113,25 +113,37 @@ class AppState(App[int]):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012
 
+    # The key help (`?`) is made from these: a tooltip says more than the key bar's word.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "pick(0)", "Pick", key_display="1-6"),
+        Binding("1", "pick(0)", "Pick", key_display="1-6", tooltip="choose a card, or play it"),
         *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(2, 7)),
-        Binding("left", "cursor(-1)", "Move", show=False),
-        Binding("right", "cursor(1)", "Move", show=False),
-        Binding("space", "choose", "Choose", key_display="␣"),
+        Binding("left", "cursor(-1)", "Move", show=False, tooltip="along your hand"),
+        Binding("right", "cursor(1)", "Move", show=False, tooltip="along your hand"),
+        Binding("space", "choose", "Choose", key_display="␣", tooltip="the card at the cursor"),
         Binding("space", "play_cursor", "Play", key_display="␣", show=False),
         Binding("space", "continue", "Continue", key_display="␣", show=False),
-        Binding("enter", "lay_away", "Lay away", key_display="⏎"),
+        Binding("enter", "lay_away", "Lay away", key_display="⏎", tooltip="the chosen cards"),
         Binding("enter", "play_cursor", "Play", key_display="⏎"),
-        Binding("enter", "continue", "Continue", key_display="⏎"),
-        Binding("g", "go", "Go"),
-        Binding("y", "answer(True)", "Yes"),
+        Binding(
+            "enter",
+            "continue",
+            "Continue",
+            key_display="⏎",
+            tooltip="deal on (in the show: the next hand)",
+        ),
+        Binding("g", "go", "Go", tooltip="when no card fits (five-card: stop playing on)"),
+        Binding("y", "answer(True)", "Yes", tooltip="another game? take muggins?"),
         Binding("n", "answer(False)", "No"),
-        Binding("question_mark", "help", "Help", key_display="?"),
-        Binding("r", "rules", "Rules"),
-        Binding("h", "hint", "Hint"),
-        Binding("u", "undo", "Undo"),
-        Binding("q", "quit", "Quit"),
+        Binding("question_mark", "help", "Help", key_display="?", tooltip="these keys"),
+        Binding("r", "rules", "Rules", tooltip="the rules of cribbage"),
+        Binding("h", "hint", "Hint", tooltip="the best choice here and why (again: the best 3)"),
+        Binding(
+            "u",
+            "undo",
+            "Undo",
+            tooltip="your last decision (not counting by hand with muggins)",
+        ),
+        Binding("q", "quit", "Quit", tooltip="the game is saved"),
     ]
 
     mode: reactive[Mode] = reactive(Mode.START, init=False)

@@ -40,6 +40,14 @@ class StatisticsScreen(Screen[None]):
             yield Static(self.content, id="statistics-text")
         yield Footer(compact=True, show_command_palette=False)
 
+    def help_title(self) -> str:
+        """The key help's heading here."""
+        return "Keys of the statistics"
+
+    def help_notes(self) -> list[str]:
+        """Under the keys in the key help."""
+        return ["↑ ↓ (page up/down) scroll."]
+
     def on_mount(self) -> None:
         self.query_one("#statistics-box").focus()
 

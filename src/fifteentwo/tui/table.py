@@ -17,6 +17,7 @@ from fifteentwo.actions import (
     Reason,
     Scored,
 )
+from fifteentwo.app.describe import rules_name
 from fifteentwo.tui.model import Mode
 from fifteentwo.tui.render import CardSpec, suit_text
 from fifteentwo.tui.state import (
@@ -27,7 +28,6 @@ from fifteentwo.tui.state import (
 )
 from fifteentwo.tui.texts import (
     _cards,
-    _game_title,
     _shown_total,
     number_keys,
 )
@@ -122,7 +122,7 @@ class TableDrawing(AppState):
         title = Text("Cribbage", style="bold")
         scores = Text()
         if session is not None and rules is not None and describer is not None:
-            title.append(f" · {_game_title(rules)}", style="")
+            title.append(f" · {rules_name(rules)}", style="")
             if self.model.deal_number:
                 title.append(f" · deal {self.model.deal_number}", style="dim")
             if rules.match_games > 1 and self.obs is not None:
@@ -186,12 +186,16 @@ class TableDrawing(AppState):
                 row.step = None if n == 2 else 2
         # the crib
         dealer = model.dealer if model.dealer is not None else obs.dealer
-        owner = "Your crib" if dealer == viewer else f"{describer.who(dealer)}'s crib"
-        if not dealt:
-            owner = "Crib"
+        owner = self._crib_owner(dealer) if dealt else "Crib"
         shown_crib = model.shown.get((dealer, True))
         if showing and shown_crib is not None:
-            crib.label = Text(owner, style="bold") + self._shown_label(shown_crib)
+            # While the crib is said its words go on the message line (`_light`), not on its
+            # caption: the crib shares its row with the starter and the pile, and a caption
+            # as long as the words squashed them at 80x24.
+            said = self.lit is not None and self.lit[:2] == (dealer, True)
+            crib.label = Text(owner, style="bold")
+            if not said:
+                crib.label += self._shown_label(shown_crib)
             crib.cards = self._shown_cards(shown_crib)
             crib.step = FAN if self.lit is None else None
         else:
@@ -238,6 +242,13 @@ class TableDrawing(AppState):
                     line.append(" ")
                 line.append(f"({series.count})", style="dim")
         earlier.update(line)
+
+    def _crib_owner(self, dealer: int) -> str:
+        """``Your crib``, ``Computer's crib``."""
+        session = self.session
+        if session is not None and dealer == session.viewer:
+            return "Your crib"
+        return f"{self._who(dealer)}'s crib"
 
     def _shown_label(self, shown: HandCounted) -> Text:
         """``: 8`` after a shown hand's name, or, while it is said, the words so far."""

@@ -19,7 +19,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Input, RichLog
+from textual.widgets import Checkbox, Input, RichLog
 
 from fifteentwo.tui.render import LARGE, SMALL, CardSize, CardSpec, draw_cards
 
@@ -33,6 +33,7 @@ __all__ = [
     "HandView",
     "Line",
     "Pegboard",
+    "TickBox",
 ]
 
 FAN: Final = 0
@@ -252,10 +253,19 @@ class CardRow(Widget):
             want = max(1, (room - size.width) // (n - 1))
         return want
 
+    def caption(self) -> Text:
+        """The label on one line, cut with "…" to the row's width (a wrapped caption would push
+        the cards out of the row)."""
+        label = self.label.copy() if isinstance(self.label, Text) else Text(self.label, "bold")
+        width = self.content_size.width
+        if width:
+            label.truncate(width, overflow="ellipsis")
+        label.no_wrap = True
+        return label
+
     def render(self) -> RenderResult:
         size = self.card_size()
-        label = self.label if isinstance(self.label, Text) else Text(self.label, style="bold")
-        lines = [label, *draw_cards(self.cards, size=size, step=self._step(size))]
+        lines = [self.caption(), *draw_cards(self.cards, size=size, step=self._step(size))]
         return Text("\n").join(lines)
 
 
@@ -277,7 +287,7 @@ class HandView(CardRow):
     def render(self) -> RenderResult:
         size = self.card_size()
         step = self._step(size)
-        label = self.label if isinstance(self.label, Text) else Text(self.label, style="bold")
+        label = self.caption()
         cards = draw_cards(self.cards, size=size, step=step, raise_selected=True)
         numbers = Text(no_wrap=True, end="")
         for i, spec in enumerate(self.cards if self.numbered else ()):
@@ -419,3 +429,23 @@ class EventLog(RichLog):
             self.clear()
             for text in self.texts:
                 self.write(text, scroll_end=True)
+
+
+class TickBox(Checkbox):
+    """A checkbox whose state shows without colour: ``▐X▌`` ticked, ``▐ ▌`` not (Textual's
+    draws ``▐X▌`` both ways and tells them apart by colour alone, lost on a monochrome
+    terminal or to a colour-blind eye)."""
+
+    TICKED: ClassVar[str] = "X"
+    UNTICKED: ClassVar[str] = " "
+
+    def __init__(
+        self, label: str, value: bool = False, *, compact: bool = False, id: str | None = None
+    ) -> None:
+        super().__init__(label, value, compact=compact, id=id)
+        self.BUTTON_INNER = self.TICKED if value else self.UNTICKED
+
+    def watch_value(self) -> None:
+        """Draw the state, then as a checkbox does (its class, its message)."""
+        self.BUTTON_INNER = self.TICKED if self.value else self.UNTICKED
+        super().watch_value()
