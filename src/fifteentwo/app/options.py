@@ -78,6 +78,11 @@ def default_level() -> str:
 
 def check_level(spec: str) -> str:
     """A level name (normalised) or a ``module:Class`` spec that loads; else a clear error."""
+    if spec.startswith("exec:"):  # a program: checked without starting it (the game will)
+        from fifteentwo.players.protocol import check_command
+
+        check_command(spec[5:])
+        return spec
     if ":" in spec:
         from fifteentwo.players import load_player
 
