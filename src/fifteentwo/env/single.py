@@ -103,7 +103,7 @@ class CribbageGymEnv(Env[Obs, int]):
         try:
             if chosen is None:
                 raise IllegalActionError(f"action {action} is not legal now")
-            gained = table.apply(chosen)  # (a claim over the true count is refused here)
+            gained = table.apply(chosen)  # (a claim over the true count pegs the true count)
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
