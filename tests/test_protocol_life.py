@@ -33,10 +33,11 @@ def logging_bot(log: Path) -> str:
 
 
 def life(log: Path, expect: int, seconds: float = 10.0) -> list[str]:
-    """The bot's notes, once there are ``expect`` of them (or the time is up)."""
+    """The bot's starts and quits, once there are ``expect`` of them (or the time is up)."""
     deadline = time.monotonic() + seconds
     while True:
         words = log.read_text().split() if log.exists() else []
+        words = [w for w in words if w in ("start", "quit")]
         if len(words) >= expect or time.monotonic() > deadline:
             return words
         time.sleep(0.05)

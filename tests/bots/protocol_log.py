@@ -1,7 +1,8 @@
 """A protocol bot that plays the first legal action and notes its life in a file (tests).
 
-``protocol_log.py LOG``: appends ``start`` when it starts and ``quit`` when it is told to quit,
-so a test can count how often a program was started and whether it was ended politely.
+``protocol_log.py LOG``: appends ``start`` when it starts, ``deal_end`` and ``game_end`` when it
+is told them, and ``quit`` when it is told to quit, so a test can count how often a program was
+started, what it was told and whether it was ended politely.
 """
 
 import json
@@ -24,6 +25,8 @@ def main(path: str) -> None:
         elif msg["type"] == "decide":
             answer = {"type": "action", "id": msg["id"], "action": msg["legal"][0]}
             print(json.dumps(answer), flush=True)
+        elif msg["type"] in ("deal_end", "game_end"):
+            note(path, msg["type"])
         elif msg["type"] == "quit":
             note(path, "quit")
             break

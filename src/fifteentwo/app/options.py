@@ -78,15 +78,10 @@ def default_level() -> str:
 
 def check_level(spec: str) -> str:
     """A level name (normalised) or a ``module:Class`` spec that loads; else a clear error."""
-    if spec.startswith("exec:"):  # a program: checked without starting it (the game will)
-        from fifteentwo.players.protocol import check_command
-
-        check_command(spec[5:])
-        return spec
     if ":" in spec:
-        from fifteentwo.players import load_player
+        from fifteentwo.players import check_player
 
-        load_player(spec, 0)  # raises FifteenTwoError naming what is wrong
+        check_player(spec)  # raises FifteenTwoError naming what is wrong (starts no program)
         return spec
     from fifteentwo.players.base import RETIRED_LEVELS
 
