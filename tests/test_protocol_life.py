@@ -4,6 +4,7 @@ protocol (``cribbage engine``) answering what it cannot use with an error, never
 
 from __future__ import annotations
 
+import argparse
 import gc
 import json
 import os
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from fifteentwo.app.options import check_level
+from fifteentwo.cli import build_parser
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.game import Game
 from fifteentwo.players import load_player
@@ -208,3 +210,13 @@ def test_the_engine_answers_views_no_game_reaches_with_errors(level: str) -> Non
             assert reply["action"] in legal
     assert replies[2]["type"] == "error"  # nothing legal: no action to give
     assert replies[-1]["type"] == "action" and replies[-1]["id"] == 7  # and it plays on
+
+
+def test_the_arena_says_its_time_limit_binds_exec_bots() -> None:
+    """``--move-time`` times a program's decisions too (the help named module:Class alone)."""
+    subcommands = next(
+        a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)
+    )
+    arena = subcommands.choices["arena"]
+    (option,) = [a for a in arena._actions if "--move-time" in a.option_strings]
+    assert option.help is not None and "exec:" in option.help
