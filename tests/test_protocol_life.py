@@ -118,21 +118,26 @@ def test_a_wrapper_scripts_children_end_with_the_bot(tmp_path: Path) -> None:
     assert leftovers(marker) == []
 
 
+def play_short(bot: ProtocolPlayer) -> None:
+    """A game to 61 with ``bot`` in seat 0 against the random level."""
+    game = Game(find_rules("short"), seed=2)
+    other = load_player("random", 1)
+    while not game.is_over:
+        seat = game.to_move
+        if seat == -1:
+            game.apply(game.sample_chance())
+            continue
+        assert seat is not None
+        player = bot if seat == 0 else other
+        game.apply(player.choose(game.observation(seat)))
+
+
 def test_a_line_that_is_not_json_is_quoted_as_text() -> None:
     """The docs' words: ``sent a line that is not JSON: 'hello'`` (not ``b'hello'``)."""
     bot = ProtocolPlayer(shlex.join([sys.executable, str(BOTS / "protocol_bad.py"), "garbage"]))
-    game = Game(find_rules("short"), seed=2)
-    others = load_player("random", 1)
     try:
         with pytest.raises(BotError) as caught:
-            while not game.is_over:
-                seat = game.to_move
-                if seat == -1:
-                    game.apply(game.sample_chance())
-                    continue
-                assert seat is not None
-                player = bot if seat == 0 else others
-                game.apply(player.choose(game.observation(seat)))
+            play_short(bot)
     finally:
         bot.close()
     assert str(caught.value).endswith("sent a line that is not JSON: 'this is not json'")
@@ -220,3 +225,21 @@ def test_the_arena_says_its_time_limit_binds_exec_bots() -> None:
     arena = subcommands.choices["arena"]
     (option,) = [a for a in arena._actions if "--move-time" in a.option_strings]
     assert option.help is not None and "exec:" in option.help
+
+
+@pytest.mark.parametrize(
+    ("mode", "words"),
+    [
+        ("killed", "was killed by SIGKILL instead of sending its action"),
+        ("close-stdout", "closed its output instead of sending its action"),
+    ],
+)
+def test_a_bot_gone_by_a_signal_or_a_closed_output_is_named_so(mode: str, words: str) -> None:
+    """It said "exited with status -9", and "exited" of a bot still running."""
+    bot = ProtocolPlayer(shlex.join([sys.executable, str(BOTS / "protocol_bad.py"), mode]))
+    try:
+        with pytest.raises(BotError) as caught:
+            play_short(bot)
+    finally:
+        bot.close()
+    assert str(caught.value).endswith(words)

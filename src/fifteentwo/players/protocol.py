@@ -363,17 +363,25 @@ class ProtocolPlayer:
         try:
             stdin.write(data)
         except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
-            gone = self._gone()
+            gone = self._gone("input")
             raise self._fail(
                 f"{gone} instead of sending {awaiting}" if awaiting else gone
             ) from None
 
-    def _gone(self) -> str:
+    def _gone(self, stream: str) -> str:
+        """What became of a bot whose ``stream`` (``input`` or ``output``) was found closed."""
         code = self.proc.poll()
         if code is None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 code = self.proc.wait(timeout=1)
-        return "exited" if code is None else f"exited with status {code}"
+        if code is None:  # still running
+            return f"closed its {stream}"
+        if code < 0:
+            try:
+                return f"was killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"was killed by signal {-code}"
+        return f"exited with status {code}"
 
     def _read(self, seconds: float, waiting_for: str) -> dict[str, Any]:
         """The next line as a JSON object, within ``seconds``."""
@@ -390,7 +398,7 @@ class ProtocolPlayer:
                     raise self._fail(f"took longer than {seconds:g} s to send {waiting_for}")
                 chunk = os.read(stdout.fileno(), 65536)
                 if not chunk:
-                    raise self._fail(f"{self._gone()} instead of sending {waiting_for}")
+                    raise self._fail(f"{self._gone('output')} instead of sending {waiting_for}")
                 self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
         if len(line) > MAX_LINE:
@@ -438,7 +446,7 @@ class ProtocolPlayer:
     def choose(self, obs: Observation) -> Action:
         """Ask the program; its answer, checked, or a `BotError` naming what went wrong."""
         if self.proc.poll() is not None:
-            raise self._fail(self._gone())
+            raise self._fail(self._gone("output"))
         if obs.rules != self._rules or obs.game_number != self._game_number:
             self._new_game(obs)
         self._next_id += 1
