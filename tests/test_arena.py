@@ -10,11 +10,13 @@ import pytest
 
 from fifteentwo.arena import (
     DecisionTimes,
+    GameOutcome,
     GameTask,
     derive_seed,
     mean_interval,
     play_one,
     run_match,
+    summarise,
     wilson_interval,
 )
 from fifteentwo.cli import main
@@ -182,3 +184,31 @@ def test_arena_command_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "--games", "0"]) == 2
     assert main(["arena", "--a", "nobody", "--games", "1", "--jobs", "1"]) == 2
     assert "unknown player" in capsys.readouterr().err
+
+
+def outcome(index: int, a_won: bool) -> GameOutcome:
+    """A two-player game of a duplicate match (A in seat 0, then seat 1, of each set)."""
+    a_side = index % 2
+    winner = a_side if a_won else 1 - a_side
+    scores = tuple(121 if side == winner else 100 for side in range(2))
+    times = DecisionTimes(), DecisionTimes()
+    seats = (a_side,)
+    return GameOutcome(index, index // 2, seats, a_side, winner, scores, (0, 0), (), 0, 9, *times)
+
+
+@pytest.mark.parametrize("a_wins", [0, 20])
+def test_a_duplicate_match_won_or_lost_whole_keeps_a_real_interval(a_wins: int) -> None:
+    """A who lost all 20 games was reported as winning 0.0% [0.0%, 0.0%]: the interval of the
+    sets' means has no spread at 0 or 1, so there the games' Wilson interval stands."""
+    games = [outcome(i, a_won=bool(a_wins)) for i in range(20)]
+    result = summarise("a", "b", find_rules("standard"), games, duplicate=True)
+    rate = result.win_rate
+    assert rate.value == a_wins / 20
+    assert rate.high - rate.low > 0.1
+    assert (rate.low, rate.high) == (
+        wilson_interval(a_wins, 20).low,
+        wilson_interval(a_wins, 20).high,
+    )
+    some = [outcome(i, i % 4 == 0) for i in range(20)]
+    mixed = summarise("a", "b", find_rules("standard"), some, duplicate=True)
+    assert 0 <= mixed.win_rate.low <= mixed.win_rate.value <= mixed.win_rate.high <= 1

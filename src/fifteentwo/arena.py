@@ -578,8 +578,11 @@ def summarise(
                 per_set(lambda o: a_value(o, o.match_points) - b_value(o, o.match_points))
             ),
         }
-        if sets > 1:
-            win_rate = mean_interval([sum(o.a_won for o in g) / len(g) for g in full])
+        if sets > 1 and 0 < a_wins < games:  # (at 0 or 1 the sets' spread says nothing)
+            paired_rate = mean_interval([sum(o.a_won for o in g) / len(g) for g in full])
+            win_rate = Interval(
+                paired_rate.value, max(0.0, paired_rate.low), min(1.0, paired_rate.high)
+            )
     return MatchResult(
         a=a,
         b=b,

@@ -5,6 +5,8 @@ that break the handshake do so at once. The marker argument lets a test find lef
 """
 
 import json
+import os
+import signal
 import sys
 import time
 
@@ -27,6 +29,11 @@ def main(mode: str) -> None:
             if decisions >= 3:
                 if mode == "crash":
                     raise SystemExit(7)
+                if mode == "killed":  # (as a crash would, without leaving a core file)
+                    os.kill(os.getpid(), signal.SIGKILL)
+                if mode == "close-stdout":
+                    os.close(1)
+                    time.sleep(3600)
                 if mode == "garbage":
                     print("this is not json", flush=True)
                     continue

@@ -79,9 +79,9 @@ def default_level() -> str:
 def check_level(spec: str) -> str:
     """A level name (normalised) or a ``module:Class`` spec that loads; else a clear error."""
     if ":" in spec:
-        from fifteentwo.players import load_player
+        from fifteentwo.players import check_player
 
-        load_player(spec, 0)  # raises FifteenTwoError naming what is wrong
+        check_player(spec)  # raises FifteenTwoError naming what is wrong (starts no program)
         return spec
     from fifteentwo.players.base import RETIRED_LEVELS
 

@@ -49,7 +49,7 @@ def register(subparsers: Any) -> None:
         type=float,
         default=DEFAULT_MOVE_TIME,
         metavar="SECONDS",
-        help="time limit per decision of a module:Class bot "
+        help="time limit per decision of a module:Class or exec: bot "
         f"(default {DEFAULT_MOVE_TIME:g}); a bot that misbehaves stops the match with one line",
     )
     add_cluster_arguments(parser)

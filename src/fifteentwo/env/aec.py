@@ -132,7 +132,7 @@ class CribbageEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # (pettingz
         try:
             if chosen is None:
                 raise IllegalActionError(f"action {action} is not legal for {agent} now")
-            gained = table.apply(chosen)  # (a claim over the true count is refused here)
+            gained = table.apply(chosen)  # (a claim over the true count pegs the true count)
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise

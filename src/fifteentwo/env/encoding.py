@@ -145,7 +145,11 @@ _SEGMENTS: Final = (
     ("scores", 4, "each side's score / target, my side first"),
     ("hand_sizes", 4, "cards each relative seat holds / 6"),
     ("pile_ranks", 13, "the pile's ranks in order, most recent first: rank / 13, 0 empty"),
-    ("claim", 3, "counting the crib (0/1); a muggins decision (0/1); the points missed / 29"),
+    (
+        "claim",
+        3,
+        "counting the crib (0/1); a muggins decision (0/1); the points missed or over-claimed / 29",
+    ),
     ("target", 1, "points to win / 121"),
     ("variant", 4, "partnerships (0/1), hand size / 6, discard / 2, optional go after a go (0/1)"),
 )

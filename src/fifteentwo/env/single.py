@@ -8,18 +8,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import Env, spaces
 
+from fifteentwo.actions import Event
 from fifteentwo.env.encoding import ACTION_COUNT, OBSERVATION_SIZE, encode
 from fifteentwo.env.render import describe
 from fifteentwo.env.table import NO_ACTIONS, SEED_LIMIT, RewardMode, Table, rules_of
 from fifteentwo.errors import FifteenTwoError, IllegalActionError
-from fifteentwo.players import Player, load_player
+from fifteentwo.players import Player, check_player, load_player
 from fifteentwo.rules import Rules
 
 __all__ = ["CribbageGymEnv"]
@@ -67,7 +68,7 @@ class CribbageGymEnv(Env[Obs, int]):
             raise FifteenTwoError(f"{len(specs)} opponents for {len(others)} other seats")
         for spec in specs:
             if isinstance(spec, str):
-                load_player(spec)  # a bad spec fails here, not at the first reset
+                check_player(spec)  # a bad spec fails here, not at the first reset
         self._specs = dict(zip(others, specs, strict=True))
         self.players: dict[int, Player] = {}
         self.seat = seat
@@ -85,10 +86,13 @@ class CribbageGymEnv(Env[Obs, int]):
         """A new game; with a seed, it and the games after it replay exactly."""
         super().reset(seed=seed)
         rng = self.np_random
+        self._close_made()
         self.players = {
             s: load_player(spec, int(rng.integers(SEED_LIMIT))) if isinstance(spec, str) else spec
             for s, spec in self._specs.items()
         }
+        listeners = [(s, p) for s, p in self.players.items() if getattr(p, "wants_events", False)]
+        self.table.on_events = self._teller(listeners) if listeners else None
         reward = self._run_others(self.table.new_game(int(rng.integers(SEED_LIMIT))))
         self._pending = reward  # points before the first decision (his heels, say) come first
         obs, info = self._observe()
@@ -103,7 +107,7 @@ class CribbageGymEnv(Env[Obs, int]):
         try:
             if chosen is None:
                 raise IllegalActionError(f"action {action} is not legal now")
-            gained = table.apply(chosen)  # (a claim over the true count is refused here)
+            gained = table.apply(chosen)  # (a claim over the true count pegs the true count)
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
@@ -125,6 +129,29 @@ class CribbageGymEnv(Env[Obs, int]):
         if self.render_mode is None:
             return None
         return describe(self.table.game)
+
+    def close(self) -> None:
+        """End the players this environment made (a protocol bot's program is told ``quit``)."""
+        self._close_made()
+        self.players = {}
+
+    def _close_made(self) -> None:
+        for s, player in self.players.items():
+            close = getattr(player, "close", None)
+            if isinstance(self._specs[s], str) and callable(close):
+                close()
+
+    def _teller(self, listeners: list[tuple[int, Player]]) -> Callable[[Sequence[Event]], None]:
+        """What tells protocol bots their seats' events (what each deal revealed), as the arena
+        and the terminal game do."""
+        game_of = self.table
+
+        def tell(events: Sequence[Event]) -> None:
+            game = game_of.game
+            for seat, player in listeners:
+                player.events(game.events_for(seat, events))  # type: ignore[attr-defined]
+
+        return tell
 
     def _run_others(self, gained: list[float]) -> float:
         """Let the other seats decide until this seat must; this seat's reward meanwhile."""

@@ -6,7 +6,7 @@ points; this module only translates indices to actions and events to rewards.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final, Literal
 
 import numpy as np
@@ -57,6 +57,8 @@ class Table:
         self._mask: npt.NDArray[np.int8] | None = None
         self._scores = [0] * self.sides
         """Each side's score as the events so far told it."""
+        self.on_events: Callable[[Sequence[Event]], None] | None = None
+        """Told every step's events (the Gymnasium environment tells protocol bots)."""
 
     def new_game(self, seed: int) -> list[float]:
         """Start a game from ``seed``; run chance to the first decision; per-side rewards."""
@@ -103,6 +105,8 @@ class Table:
         return self._settle(events)
 
     def _settle(self, events: Sequence[Event]) -> list[float]:
+        if self.on_events is not None:
+            self.on_events(events)
         sides = self.sides
         gained = [0.0] * sides
         mode = self.reward

@@ -3,10 +3,11 @@
 Levels, weakest first: ``random``, ``greedy``, ``novice``, ``standard``, ``expert``; and
 ``expert-1`` and ``expert-2``, the experts of 2026-11-25 and 2026-11-26 kept unchanged as
 yardsticks (docs/players.md).
-`load_player` takes a level name or ``package.module:Class``.
+`load_player` takes a level name, ``package.module:Class`` or ``exec:CMD`` (`check_player`
+checks one without starting a program).
 """
 
-from fifteentwo.players.base import LEVELS, Hint, Player, load_player, play_game
+from fifteentwo.players.base import LEVELS, Hint, Player, check_player, load_player, play_game
 from fifteentwo.players.expert import ExpertPlayer, FrozenExpert2Player, FrozenExpertPlayer
 from fifteentwo.players.novice import NovicePlayer
 from fifteentwo.players.simple import GreedyPlayer, RandomPlayer
@@ -29,6 +30,7 @@ __all__ = [
     "Player",
     "RandomPlayer",
     "StandardPlayer",
+    "check_player",
     "load_player",
     "play_game",
 ]

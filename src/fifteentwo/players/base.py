@@ -235,6 +235,24 @@ _SPEC = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_]
 """``package.module:Class``: dotted identifiers, a colon, an identifier."""
 
 
+def check_player(spec: str) -> None:
+    """A `FifteenTwoError` now if `load_player` could not make a player of ``spec``.
+
+    A level or ``module:Class`` is loaded to see; an ``exec:`` program is only looked for, not
+    started (a check must not start a bot that is then started again to play; what the program
+    answers is for the game to judge).
+    """
+    if isinstance(spec, str) and spec.startswith("exec:"):
+        from fifteentwo.players.protocol import check_command
+
+        check_command(spec[5:])
+        return
+    player = load_player(spec, 0)
+    close = getattr(player, "close", None)
+    if callable(close):
+        close()
+
+
 def load_player(spec: str, seed: int = 0, *, move_time: float | None = None) -> Player:
     """A player from a level name (``random``, ``greedy``, ...), ``package.module:Class``, or
     ``exec:CMD ARGS`` (a program speaking the bot protocol, players/protocol.py).

@@ -20,11 +20,14 @@ any player speak the protocol (``cribbage engine --level expert``).
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import random
 import selectors
 import shlex
+import shutil
+import signal
 import subprocess
 import time
 import weakref
@@ -60,6 +63,7 @@ __all__ = [
     "ProtocolPlayer",
     "action_from_json",
     "action_to_json",
+    "check_command",
     "observation_from_json",
     "serve",
     "view_json",
@@ -242,8 +246,30 @@ def revealed_json(events: Sequence[Event]) -> dict[str, Any]:
 # --- the game's side: a program in a seat ------------------------------------------------------
 
 
-def _kill(proc: subprocess.Popen[bytes]) -> None:
-    """End a bot's process and reap it (no zombies), whatever state it is in."""
+QUIT_TIME: Final = 1.0
+"""Seconds a bot has to exit after ``quit`` before it is killed."""
+
+
+def _end(proc: subprocess.Popen[bytes]) -> None:
+    """End a bot: say ``quit`` and give it a moment, then kill whatever is left of it and reap
+    it (no zombies), whatever state it is in.
+
+    The bot runs in a session of its own, so everything it started is killed with it: a
+    wrapper script's child (``#!/bin/sh`` then ``python3 bot.py``) would otherwise outlive
+    the game, still holding the terminal or the pipe that a caller reads to its end.
+    """
+    if proc.poll() is None:
+        with contextlib.suppress(OSError, ValueError):
+            stdin = proc.stdin
+            if stdin is not None:
+                os.set_blocking(stdin.fileno(), False)  # a bot that reads nothing cannot block us
+                stdin.write(b'{"type":"quit"}\n')
+                stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=QUIT_TIME)
+    # Before the last reaping, while the group still has the bot's id: kill its stragglers.
+    with contextlib.suppress(OSError):
+        os.killpg(proc.pid, signal.SIGKILL)
     if proc.poll() is None:
         with contextlib.suppress(OSError):
             proc.kill()
@@ -253,6 +279,33 @@ def _kill(proc: subprocess.Popen[bytes]) -> None:
         if stream is not None:
             with contextlib.suppress(OSError):
                 stream.close()
+
+
+def _argv(command: str) -> list[str]:
+    """The command split as a shell would (quotes work), or a `FifteenTwoError` saying why not."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise FifteenTwoError(f"bad command in {_show('exec:' + command)}: {exc}") from None
+    if not argv:
+        raise FifteenTwoError("exec: needs a command, e.g. exec:./mybot --level 3")
+    return argv
+
+
+def check_command(command: str) -> None:
+    """A `FifteenTwoError` now if ``exec:COMMAND`` could not even be started (a bad command
+    line, no such program, a program that cannot be run), without starting it: checking the
+    options of ``cribbage play`` must not start a bot that the game then starts again. What the
+    program says once started is the game's to judge (`ProtocolPlayer`)."""
+    program = _argv(command)[0]
+    found = shutil.which(program) if os.sep not in program else program
+    if found is None or not os.path.exists(found):
+        problem = errno.ENOENT
+    elif not os.path.isfile(found) or not os.access(found, os.X_OK):
+        problem = errno.EACCES
+    else:
+        return
+    raise FifteenTwoError(f"cannot start {_show('exec:' + command)}: {os.strerror(problem)}")
 
 
 class ProtocolPlayer:
@@ -268,12 +321,7 @@ class ProtocolPlayer:
         self.rng = random.Random(seed)
         self.move_time = default_move_time() if move_time is None else check_move_time(move_time)
         self.label = "bot"
-        try:
-            argv = shlex.split(command)
-        except ValueError as exc:
-            raise FifteenTwoError(f"bad command in {_show(self.spec)}: {exc}") from None
-        if not argv:
-            raise FifteenTwoError("exec: needs a command, e.g. exec:./mybot --level 3")
+        argv = _argv(command)
         try:
             self.proc = subprocess.Popen(
                 argv,
@@ -284,7 +332,7 @@ class ProtocolPlayer:
             )
         except OSError as exc:
             raise FifteenTwoError(f"cannot start {_show(self.spec)}: {exc.strerror}") from None
-        self._finalizer = weakref.finalize(self, _kill, self.proc)
+        self._finalizer = weakref.finalize(self, _end, self.proc)
         self._buffer = b""
         self._next_id = 0
         self._rules: Rules | None = None
@@ -315,17 +363,25 @@ class ProtocolPlayer:
         try:
             stdin.write(data)
         except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
-            gone = self._gone()
+            gone = self._gone("input")
             raise self._fail(
                 f"{gone} instead of sending {awaiting}" if awaiting else gone
             ) from None
 
-    def _gone(self) -> str:
+    def _gone(self, stream: str) -> str:
+        """What became of a bot whose ``stream`` (``input`` or ``output``) was found closed."""
         code = self.proc.poll()
         if code is None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 code = self.proc.wait(timeout=1)
-        return "exited" if code is None else f"exited with status {code}"
+        if code is None:  # still running
+            return f"closed its {stream}"
+        if code < 0:
+            try:
+                return f"was killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"was killed by signal {-code}"
+        return f"exited with status {code}"
 
     def _read(self, seconds: float, waiting_for: str) -> dict[str, Any]:
         """The next line as a JSON object, within ``seconds``."""
@@ -342,7 +398,7 @@ class ProtocolPlayer:
                     raise self._fail(f"took longer than {seconds:g} s to send {waiting_for}")
                 chunk = os.read(stdout.fileno(), 65536)
                 if not chunk:
-                    raise self._fail(f"{self._gone()} instead of sending {waiting_for}")
+                    raise self._fail(f"{self._gone('output')} instead of sending {waiting_for}")
                 self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
         if len(line) > MAX_LINE:
@@ -350,7 +406,8 @@ class ProtocolPlayer:
         try:
             message = json.loads(line)
         except (ValueError, RecursionError):
-            raise self._fail(f"sent a line that is not JSON: {_show(line[:60])}") from None
+            text = line[:60].decode("utf-8", "replace")
+            raise self._fail(f"sent a line that is not JSON: {_show(text)}") from None
         if not isinstance(message, dict):
             raise self._fail(f"sent {_show(message)} instead of a JSON object")
         return message
@@ -389,7 +446,7 @@ class ProtocolPlayer:
     def choose(self, obs: Observation) -> Action:
         """Ask the program; its answer, checked, or a `BotError` naming what went wrong."""
         if self.proc.poll() is not None:
-            raise self._fail(self._gone())
+            raise self._fail(self._gone("output"))
         if obs.rules != self._rules or obs.game_number != self._game_number:
             self._new_game(obs)
         self._next_id += 1
@@ -414,8 +471,7 @@ class ProtocolPlayer:
             action = action_from_json(reply.get("action"))
         except ProtocolError as exc:
             raise self._fail(f"sent a bad action: {exc}") from None
-        text = repr(action)
-        if not any(type(a) is type(action) and repr(a) == text for a in obs.legal):
+        if not _among(action, obs.legal):
             raise self._fail(f"chose an illegal action: {_show(reply.get('action'))}")
         return action
 
@@ -444,15 +500,9 @@ class ProtocolPlayer:
             self._send(message)
 
     def close(self) -> None:
-        """Say ``quit``, give the program a moment, then make sure it is gone."""
-        if self.proc.poll() is None:
-            with contextlib.suppress(OSError, ValueError):
-                stdin = self.proc.stdin
-                if stdin is not None:
-                    stdin.write(b'{"type":"quit"}\n')
-                    stdin.close()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.proc.wait(timeout=1)
+        """Say ``quit``, give the program a moment, then make sure it is gone. A player that
+        is dropped without it (a session that ends, the interpreter exiting) is ended the same
+        way when it is collected."""
         self._finalizer()
 
     def __repr__(self) -> str:
@@ -481,16 +531,20 @@ def serve(
 
     player: Any = None
     rules: Rules | None = None
-    for line in stdin:
+    # (Read at most one line more than the longest allowed: a line without end is not kept.)
+    for line in iter(lambda: stdin.readline(MAX_LINE + 1), ""):
         if len(line) > MAX_LINE:
             send({"type": "error", "message": "line too long"})
             return 2
         try:
             message = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             send({"type": "error", "message": "not JSON"})
             continue
-        kind = message.get("type") if isinstance(message, dict) else None
+        if not isinstance(message, dict):
+            send({"type": "error", "message": "not a JSON object"})
+            continue
+        kind = message.get("type")
         if kind == "hello":
             send(
                 {
@@ -515,14 +569,27 @@ def serve(
                 continue
             try:
                 obs = observation_from_json(message["view"], rules, message["legal"])
+                if not obs.legal:
+                    raise ProtocolError("no legal actions to choose from")
                 action = player.choose(obs)
+                if not _among(action, obs.legal):  # a view that is no real position
+                    raise ProtocolError(f"the player chose {action}, which is not in legal")
                 send({"type": "action", "id": message["id"], "action": action_to_json(action)})
-            except (KeyError, TypeError, FifteenTwoError) as exc:
+            except FifteenTwoError as exc:
                 send({"type": "error", "message": f"cannot decide: {exc}"})
+            except Exception as exc:  # a view no game could reach may break a player: say so
+                send({"type": "error", "message": f"cannot decide: {type(exc).__name__}: {exc}"})
         elif kind == "quit":
             return 0
         # deal_end, game_end and unknown messages need no answer
     return 0
+
+
+def _among(action: object, legal: Sequence[Action]) -> bool:
+    """Whether ``action`` is one of ``legal`` by type and value (``Count(True)`` is not
+    ``Count(1)``)."""
+    text = repr(action)
+    return any(type(a) is type(action) and repr(a) == text for a in legal)
 
 
 def _show(value: object, limit: int = 60) -> str:
