@@ -394,3 +394,67 @@ async def test_after_counting_your_hand_enter_goes_on_to_the_next_hand(
                 await pilot.press("enter")
             del turn
         assert waits == 2
+
+
+async def test_tab_never_takes_away_the_keys_the_prompt_names() -> None:
+    """Tab and Shift+Tab at the cut, the count, the discard and the play: the keys the prompt
+    names stay bound where the focus is (the cut bar and the count box keep it), and they act.
+    (Tab once moved the focus to the log: the cut's ⏎ and ←/→ went dead, the footer lost
+    ``⏎ Cut``.)"""
+    options = PlayOptions(
+        variant="short",
+        level="greedy",
+        seed=3,
+        auto_count=False,
+        instructions=False,
+        speed="instant",
+    )
+    app = make_app(SessionFactory(options), options)
+    tabbed: set[Mode] = set()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(400):
+            await idle(pilot, app)
+            mode = app.mode
+            if mode in (Mode.CUT, Mode.COUNT, Mode.DISCARD, Mode.PLAY) and mode not in tabbed:
+                tabbed.add(mode)
+                focused = app.focused
+                for key in ("tab", "shift+tab", "tab", "tab"):
+                    await pilot.press(key)
+                    await pilot.pause()
+                    assert app.focused is focused, (mode, key, app.focused)
+                    assert_bound(app, app.prompt_keys, f"{mode} after {key}")
+                    assert_bound(app, app.footer_keys(), f"{mode} footer after {key}")
+                if mode is Mode.CUT:
+                    assert NamedKey("enter", "cut") in app.footer_keys()
+                    slider = app.query_one(CutSlider)
+                    value = slider.value
+                    await pilot.press("right")
+                    assert slider.value == value + 1
+            if tabbed == {Mode.CUT, Mode.COUNT, Mode.DISCARD, Mode.PLAY}:
+                break
+            obs = app.obs
+            assert obs is not None
+            if app._show_wait or app._show_event is not None or mode in (Mode.PAUSE, Mode.CUT):
+                before = (mode, obs.phase, len(log_lines(app)))
+                await pilot.press("enter")
+                await idle(pilot, app)
+                if mode is Mode.CUT:  # ⏎ cut (the cut for deal again only after a tie)
+                    assert (app.mode, app.obs and app.obs.phase, len(log_lines(app))) != before
+            elif mode is Mode.COUNT:
+                assert obs.starter is not None
+                cards = [c.index for c in obs.to_count]
+                total = hand_total(cards, obs.starter.index, obs.counting_crib)
+                await pilot.press(*str(total), "enter")
+            elif mode is Mode.DISCARD:
+                await pilot.press("1", "2", "enter")
+            elif mode is Mode.PLAY:
+                legal = {a.card for a in obs.legal if isinstance(a, Play)}
+                if legal:
+                    await pilot.press(
+                        str(1 + next(i for i, c in enumerate(obs.hand) if c in legal))
+                    )
+                else:
+                    await pilot.press("g")
+            else:
+                await pilot.press("enter")
+        assert tabbed == {Mode.CUT, Mode.COUNT, Mode.DISCARD, Mode.PLAY}

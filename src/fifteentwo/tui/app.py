@@ -119,8 +119,9 @@ class CribbageApp(KeyHandling, TableDrawing):
         with Vertical(id="prompt-area"):
             yield Line(id="prompt")
             with Horizontal(id="entry"):
-                yield CountInput(id="count-input")
-                yield CutSlider(id="cut")
+                # (disabled while hidden: neither can take the focus, nor the game's keys)
+                yield CountInput(id="count-input", disabled=True)
+                yield CutSlider(id="cut", disabled=True)
             yield Line(id="message")
         yield Footer(compact=True, show_command_palette=False)
 
@@ -594,7 +595,9 @@ class CribbageApp(KeyHandling, TableDrawing):
         slider = self.query_one(CutSlider)
         entry.display = new in (Mode.COUNT, Mode.CUT)
         count_input.display = new is Mode.COUNT
+        count_input.disabled = new is not Mode.COUNT
         slider.display = new is Mode.CUT
+        slider.disabled = new is not Mode.CUT
         if new is Mode.COUNT:
             count_input.value = ""
             count_input.focus()
@@ -610,7 +613,10 @@ class CribbageApp(KeyHandling, TableDrawing):
         """Hide the count box and the cut slider and take the focus from them: a count or a
         cut once sent, ⏎ and ␣ are the game's keys (the show's "⏎ for the next hand")."""
         self.query_one("#entry").display = False
-        self.query_one("#count-input", Input).value = ""
+        count_input = self.query_one("#count-input", Input)
+        count_input.value = ""
+        count_input.disabled = True
+        self.query_one(CutSlider).disabled = True
         if self.focused is not None:
             self.set_focus(None)
         self._refresh_keys()

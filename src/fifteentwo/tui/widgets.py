@@ -372,13 +372,14 @@ class CountInput(Input):
         Binding("enter", "submit", "Count", key_display="⏎"),
     ]
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, disabled: bool = False) -> None:
         super().__init__(
             placeholder="your count, then Enter",
             restrict=r"[0-9]*",
             max_length=2,
             compact=True,
             id=id,
+            disabled=disabled,
         )
 
     def check_consume_key(self, key: str, character: str | None = None) -> bool:
@@ -389,8 +390,13 @@ class CountInput(Input):
             event.prevent_default()  # not typed here: left to the app's keys (q, ?, r)
 
 
-class EventLog(RichLog):
-    """The scrolling log; keeps its lines so it can wrap them again when the width changes."""
+class EventLog(RichLog, can_focus=False):
+    """The scrolling log; keeps its lines so it can wrap them again when the width changes.
+
+    It never takes the focus (the mouse wheel scrolls it): Tab would otherwise move the focus
+    here from the cut bar or the count box, and the keys the prompt names (⏎, ←/→, the digits)
+    would stop reaching them. With the log out of the way, the entry in use is the only thing
+    on the table that can hold the focus."""
 
     MAX_LINES: ClassVar[int] = 400
 
