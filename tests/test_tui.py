@@ -325,6 +325,58 @@ async def test_quit_saves_and_resume_continues(tmp_path: Path) -> None:
     assert again.exit_message == saved_message()
 
 
+@pytest.mark.parametrize("deals", [1, 2])
+async def test_quit_at_the_end_of_a_deal_and_continue_comes_back_to_its_show(
+    tmp_path: Path, deals: int
+) -> None:
+    """Quit while "The deal is over" waits (the session has already dealt the next hand):
+    continuing comes back to that pause, with the deal's show and scores on the table, and ⏎
+    deals on as it would have. The pause is derived from the game's events (no decision of
+    yours since the deal's end), not kept anywhere by the app."""
+    store = open_store(tmp_path / "s.sqlite3")
+    factory = Factory(store=store)
+    app = make_app(factory, options("short"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for _ in range(deals):
+            await play_until(pilot, app, lambda: app.mode is Mode.PAUSE)
+            if _ < deals - 1:
+                await step(pilot, app)
+        assert app.model.game_over is None and app.model.last_deal is not None
+        deal = app.model.deal_number
+        last_deal = app.model.last_deal
+        shown = dict(app.model.shown)
+        fronts = list(app.model.fronts)
+        await press(pilot, "q")
+    (saved,) = store.list_games()
+    resumed = Session.resume(store, saved.game_id)
+    again = make_app(Factory(), options(), resume=resumed)
+    async with again.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert again.mode is Mode.PAUSE
+        assert again.model.deal_number == deal and again.model.last_deal == last_deal
+        assert again.model.shown == shown and again.model.fronts == fronts
+        assert again.query_one(Pegboard).fronts == tuple(fronts)
+        assert ("enter", "continue") in {(k.key, k.action) for k in again.prompt_keys}
+        await press(pilot, "enter")
+        assert again.mode is Mode.DISCARD and again.model.deal_number == deal + 1
+        assert again.obs is not None and list(again.model.fronts) == list(again.obs.scores)
+        await press(pilot, "q")
+    # Dealt on but not yet laid away: the show is still the last thing decided on, so it
+    # comes back again; once you lay away, continuing comes back to the play.
+    for expected in (Mode.PAUSE, Mode.PLAY):
+        resumed = Session.resume(store, saved.game_id)
+        later = make_app(Factory(), options(), resume=resumed)
+        async with later.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            assert later.mode is expected
+            if expected is Mode.PAUSE:
+                await press(pilot, "enter")
+                await press(pilot, "1", "2", "enter")
+                assert later.mode is Mode.PLAY
+            await press(pilot, "q")
+
+
 async def test_a_game_that_cannot_start_exits_with_the_reason() -> None:
     app = make_app(Factory(), options("three-player"))  # two seats for three players
     async with app.run_test(size=SIZE) as pilot:

@@ -54,7 +54,7 @@ from fifteentwo.errors import FifteenTwoError
 from fifteentwo.rules import Rules, find_rules, preset_names
 from fifteentwo.tui.keys import KeyHandling
 from fifteentwo.tui.menu import NewGameScreen, StartScreen
-from fifteentwo.tui.model import Mode, TableModel
+from fifteentwo.tui.model import Mode, TableModel, unread_show
 from fifteentwo.tui.practice import PracticeScreen
 from fifteentwo.tui.screens import QuestionScreen, RulesScreen
 from fifteentwo.tui.state import (
@@ -306,8 +306,14 @@ class CribbageApp(KeyHandling, TableDrawing):
         board.names = tuple(self._short_side(s) for s in range(rules.sides))
         log = self.query_one(EventLog)
         title = _game_title(rules)
+        unread: list[Event] = []
         if resumed:
             history = session.game.events_for(session.viewer)
+            pause = None
+            if note is None and not session.is_over and session.waiting_for is not None:
+                pause = unread_show(history, session.viewer)  # saved at "The deal is over"
+            if pause is not None:
+                history, unread = history[: pause + 1], history[pause + 1 :]
             lines: list[Text] = []
             for event in history:
                 self.model.apply(event)
@@ -324,6 +330,11 @@ class CribbageApp(KeyHandling, TableDrawing):
             log.add(Text(f"Game {self.games_played}: {title}", style="bold underline"))
             log.add(Text(_game_details(session), style="dim"))
         board.set_pegs(self.model.fronts, self.model.backs)
+        if unread:  # back at the show the player had not yet dealt on from
+            self._queue.extend(unread)
+            self._paused = True
+            self._settle()
+            return
         if not session.is_over and session.waiting_for is None:
             self._step(None)
             return
