@@ -623,6 +623,32 @@ async def test_u_takes_back_the_last_decision() -> None:
         assert app.mode in (Mode.PLAY, Mode.CUT)
 
 
+async def test_u_never_takes_back_a_cut() -> None:
+    """A cut (for the deal, for the starter) stays: u is not offered after it, and says why.
+    (Taking back a lost cut for the deal let you cut again until you won the deal.)"""
+    factory = Factory(seed=3, random_cut=False)
+    app = make_app(factory, options("short"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.mode is Mode.CUT
+        while app.mode is Mode.CUT:  # (a tie: cut again)
+            await press(pilot, "enter")
+        session = factory.sessions[0]
+        dealer = session.game.dealer
+        assert "undo" not in {k.action for k in app.footer_keys()}
+        await press(pilot, "u")
+        assert session.takebacks == 0 and session.game.dealer == dealer
+        app.action_undo()  # (called anyway, it says why)
+        assert "your cut stays" in app.message.plain
+        await play_until(pilot, app, lambda: app.mode is Mode.CUT, limit=60)
+        assert "undo" in {k.action for k in app.footer_keys()}  # the discard can go back
+        await press(pilot, "enter")
+        starter = session.game.starter
+        assert starter is not None and "undo" not in {k.action for k in app.footer_keys()}
+        await press(pilot, "u")
+        assert session.game.starter == starter and session.takebacks == 0
+
+
 async def test_u_is_hidden_and_refused_when_counting_by_hand_with_muggins() -> None:
     factory = Factory(seed=21, auto_count=False, muggins=True)
     app = make_app(factory, options("short", auto_count=False, muggins=True))
