@@ -521,6 +521,21 @@ def test_a_cut_for_the_deal_or_the_starter_cannot_be_taken_back() -> None:
         assert not session.can_undo  # back to just after the cut, which stays
 
 
+def test_a_save_with_take_back_marks_from_before_a_cut_does_not_reach_past_it() -> None:
+    """Saves of earlier versions kept marks across cuts: resumed, the cut still stays."""
+    session = human_vs_greedy(None, seed=3, random_cut=False)
+    session.run()
+    while session.phase is Phase.CUT_FOR_DEAL:
+        session.act(Cut(10))
+    step(session, GreedyPlayer(1))  # a decision after the cut (its mark is kept)
+    data = json.loads(json.dumps(session.to_json()))
+    assert len(data["undo"]["marks"]) == 1
+    data["undo"]["marks"].insert(0, [0, data["undo"]["marks"][0][1], 1])  # one before the cut
+    resumed = Session.from_json(data)
+    resumed.undo()
+    assert "your cut stays" in (resumed.cannot_undo() or "")
+
+
 @pytest.mark.parametrize(
     "damage",
     [

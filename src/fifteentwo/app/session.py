@@ -333,6 +333,19 @@ class Session:
             return "the last game of the match is finished and stored; its moves stay"
         return None
 
+    def _decisions_to_last_cut(self) -> int:
+        """How many seat decisions the log holds up to and including a person's last cut (0:
+        none): no take-back reaches back before that many."""
+        humans = set(self.human_seats)
+        count = 0
+        last = 0
+        for actor, action in self.game.log:
+            if actor != CHANCE:
+                count += 1
+                if actor in humans and isinstance(action, Cut):
+                    last = count
+        return last
+
     def _last_human_decision_was_a_cut(self) -> bool:
         humans = set(self.human_seats)
         log = self.game.log
@@ -734,6 +747,10 @@ class Session:
             session._undo_marks = [(int(a), int(b), int(c)) for a, b, c in marks]
             if any(not 0 <= b < len(session._undo_states) for _, b, _ in session._undo_marks):
                 raise SaveError("the save's take-back marks do not fit")
+            cut = session._decisions_to_last_cut()
+            if cut:  # (a save of an earlier version may keep marks from before a cut)
+                session._undo_marks = [m for m in session._undo_marks if m[0] >= cut]
+                session._trim_undo()
             session._mark_full_save()
         except SaveError:
             raise
