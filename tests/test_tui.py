@@ -30,7 +30,7 @@ from fifteentwo.actions import (
     Scored,
 )
 from fifteentwo.app.coach import action_label
-from fifteentwo.app.options import SPEEDS, PlayOptions
+from fifteentwo.app.options import SPEEDS, PlayOptions, SessionFactory
 from fifteentwo.app.rules_text import rules_markdown
 from fifteentwo.app.session import SeatConfig, Session
 from fifteentwo.cards import Card, parse_cards
@@ -421,6 +421,74 @@ async def test_manual_count_over_claim_corrected_and_mugginsed() -> None:
         assert f"The hand counts {total}:" in text  # explained, item by item
         shown = [e for e in factory.sessions[0].game.events if isinstance(e, Scored)]
         assert [e.points for e in shown if e.reason is Reason.MUGGINS][:1] == [29 - total]
+
+
+async def count_until_muggins(pilot: Pilot[int], app: CribbageApp) -> None:
+    """Play on, counting our own hands right, until we are asked to call muggins."""
+    for _ in range(600):
+        await settle(pilot)
+        await pilot.pause(0.01)
+        if app._pacing and not app._show_wait and app._show_event is None:
+            continue
+        obs = app.obs
+        assert obs is not None
+        if app.mode is Mode.MUGGINS and not app._pacing:
+            return
+        if app._show_wait or app._show_event is not None:
+            await pilot.press("enter")
+        elif app.mode is Mode.COUNT:
+            assert obs.starter is not None
+            cards = [c.index for c in obs.to_count]
+            total = hand_total(cards, obs.starter.index, obs.counting_crib)
+            await pilot.press(*str(total), "enter")
+        elif app.mode is Mode.PLAY and not any(isinstance(a, Play) for a in obs.legal):
+            await pilot.press("g")
+        else:
+            await step(pilot, app)
+    raise AssertionError("never asked to call muggins")
+
+
+@pytest.mark.parametrize("speed", ["instant", "fast"])
+async def test_muggins_is_asked_on_the_claim_alone(
+    speed: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The computer under-counts: you are asked about its claim, with the hand and the
+    starter on the table, and nothing (the log, the label, the message, the show said aloud)
+    gives its true count away; that comes after your answer, as in plain mode."""
+    monkeypatch.setitem(SPEEDS, "fast", 0.003)  # (paced, and the show said aloud: quickly)
+    play = PlayOptions(
+        variant="short",
+        level="novice",
+        seed=1,
+        auto_count=False,
+        muggins=True,
+        instructions=False,
+        speed=speed,
+    )
+    app = make_app(SessionFactory(play), play)
+    async with app.run_test(size=SIZE) as pilot:
+        await count_until_muggins(pilot, app)
+        held = app._held
+        assert held is not None and held.claimed < held.total
+        describer = app.describer
+        assert describer is not None
+        lines = app.query_one(EventLog).plain
+        assert describer.claim_only(held) in lines
+        assert describer.describe(held) not in lines  # the true count, item by item
+        said = held.score().say()
+        assert said not in app.message.plain and app.lit is None
+        row = app.query_one("#crib" if held.crib else "#opponent-0", CardRow)
+        label = row.label.plain if isinstance(row.label, Text) else row.label
+        assert label.endswith(f": claims {held.claimed}")
+        assert {k.action for k in app.prompt_keys} == {"answer"}
+        await press(pilot, "y")
+        lines = app.query_one(EventLog).plain
+        assert describer.claim_verdict(held) in lines  # now said: what was missed, and why
+        assert app._held is None
+        shown = app.model.shown[(held.seat, held.crib)]
+        assert (
+            shown is held and app._shown_label(held).plain == f": {held.claimed} (of {held.total})"
+        )
 
 
 # --- cutting -------------------------------------------------------------------------------------

@@ -262,11 +262,11 @@ async def walk_games(pilot: Pilot[int], app: CribbageApp, *, games: int = 2) -> 
         elif mode is Mode.COUNT:
             await count(pilot, app, walk, turn)
         elif mode is Mode.MUGGINS:
-            # A computer only ever under-claims: the question names the points it missed.
-            question = app._prompt()[0].plain
-            assert app.obs is not None and app.obs.pending_claim
-            assert f"take the {app.obs.pending_claim} point" in question
-            assert question.endswith("they missed? (y/n)")
+            # A computer only ever under-claims: asked on its claim alone, the count after.
+            held = app._held
+            assert held is not None and app.obs is not None
+            assert app.obs.pending_claim == held.total - held.claimed
+            assert held.score().say() not in app.message.plain
             before = len(log_lines(app))
             await press_named(pilot, app, walk, "y" if turn % 2 else "n")
             await idle(pilot, app)

@@ -296,6 +296,7 @@ class CribbageApp(KeyHandling, TableDrawing):
             quiet=self.settings.quiet,
         )
         self.model = TableModel(sides=rules.sides, viewer=session.viewer)
+        self._held = None
         self._stop_pacing()
         self._queue.clear()
         self._paused = False
@@ -316,7 +317,7 @@ class CribbageApp(KeyHandling, TableDrawing):
                 history, unread = history[: pause + 1], history[pause + 1 :]
             lines: list[Text] = []
             for event in history:
-                self.model.apply(event)
+                self._fold(event)
                 lines.extend(self._event_texts(event))
             if note is not None:
                 log.add(Text(note, style="bold"))
@@ -462,8 +463,8 @@ class CribbageApp(KeyHandling, TableDrawing):
             ):
                 self._paused = True
                 break
-            if wait and isinstance(event, HandCounted):
-                self._count_aloud(event)
+            if wait and isinstance(event, HandCounted) and event is not self._held:
+                self._count_aloud(event)  # (never a claim to call muggins on: not said)
                 return
             if wait and self._queue and _paced(event, self._queue[0]):
                 self._pacing = True
@@ -478,7 +479,7 @@ class CribbageApp(KeyHandling, TableDrawing):
 
     def _tell(self, event: Event) -> None:
         """One event onto the table, into the log and (calls, muggins) onto the message line."""
-        self.model.apply(event)
+        self._fold(event)
         log = self.query_one(EventLog)
         for text in self._event_texts(event):
             log.add(text)
@@ -489,6 +490,26 @@ class CribbageApp(KeyHandling, TableDrawing):
             self.set_message(f"Muggins! {name} took {event.points}.", error=True)
         if isinstance(event, GameOver):
             self._game_finished(event)
+
+    def _fold(self, event: Event) -> None:
+        """An event into the table's model; an opponent's under-count that a person here is
+        now asked to call muggins on is held: shown with its claim only (`_held`)."""
+        self.model.apply(event)
+        if isinstance(event, HandCounted) and self._to_call_muggins_on(event):
+            self._held = event
+            self.model.calls = [(event.seat, f"claims {event.claimed}")]
+
+    def _to_call_muggins_on(self, event: HandCounted) -> bool:
+        """Whether ``event`` is the under-counted hand a person at this keyboard must now
+        judge (muggins): the last hand counted, while the session waits for that answer."""
+        session = self.session
+        if session is None or event.claimed >= event.total:
+            return False
+        seat = session.waiting_for
+        if seat is None or session.observation(seat).pending_claim is None:
+            return False
+        last = next((e for e in reversed(session.game.events) if isinstance(e, HandCounted)), None)
+        return event is last
 
     # --- the show, counted aloud ---------------------------------------------------------------
 
