@@ -25,17 +25,19 @@ from fifteentwo.actions import (
     Dealt,
     Discard,
     GameOver,
+    HandCounted,
     Play,
     Reason,
     Scored,
 )
 from fifteentwo.app.coach import action_label
+from fifteentwo.app.counting import parse_count
 from fifteentwo.app.options import SPEEDS, PlayOptions, SessionFactory
 from fifteentwo.app.rules_text import rules_markdown
 from fifteentwo.app.session import SeatConfig, Session
 from fifteentwo.cards import Card, parse_cards
 from fifteentwo.rules import Rules
-from fifteentwo.scoring import hand_total
+from fifteentwo.scoring import hand_total, number_word
 from fifteentwo.store import Store, open_store
 from fifteentwo.tui import CribbageApp, make_app, saved_message
 from fifteentwo.tui.model import Mode, TableModel
@@ -665,6 +667,39 @@ async def test_nineteen_is_a_count_of_nothing() -> None:
         await play_until(pilot, app, lambda: app.mode is Mode.COUNT)
         await press(pilot, "1", "9", "enter")
         assert "You claimed 0." in log_text(app)
+
+
+async def test_the_count_box_takes_words_and_leaves_the_game_its_keys() -> None:
+    """Counts in words, as the docs and plain mode have them (`parse_count`): ``fourteen``,
+    ``twenty one``. With the box empty, r is still the rules (no count begins with r); q and
+    ? are never typed. A count that cannot be read is refused with the parser's reason."""
+    factory = Factory(seed=7, auto_count=False)
+    app = make_app(factory, options("short"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await play_until(pilot, app, lambda: app.mode is Mode.COUNT)
+        box = app.query_one(CountInput)
+        await press(pilot, "r")  # the game's key while nothing is typed
+        assert isinstance(app.screen, RulesScreen) and box.value == ""
+        await press(pilot, "escape")
+        assert app.focused is box
+        await press(pilot, "f", "i", "f", "t", "y", "question_mark")
+        assert isinstance(app.screen, HelpScreen) and box.value == "fifty"  # ? is never typed
+        await press(pilot, "escape", "enter")
+        assert box.value == "fifty" and app.mode is Mode.COUNT  # refused: no hand makes 50
+        assert "0 to 29" in app.message.plain
+        box.value = ""
+        obs = app.obs
+        assert obs is not None and obs.starter is not None
+        total = hand_total([c.index for c in obs.to_count], obs.starter.index, obs.counting_crib)
+        word = number_word(total)
+        keys = ["space" if c == "-" else c for c in word]  # "twenty one" as well as "twenty-one"
+        await pilot.press(*keys)
+        assert parse_count(box.value) == total
+        await press(pilot, "enter")
+        counted = [e for e in factory.sessions[0].game.events if isinstance(e, HandCounted)]
+        mine = [e for e in counted if e.seat == 0]
+        assert mine and mine[0].claimed == mine[0].total == total
 
 
 # --- taking back a decision ----------------------------------------------------------------------

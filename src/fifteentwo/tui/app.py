@@ -669,8 +669,9 @@ class CribbageApp(KeyHandling, TableDrawing):
             return
         try:
             points = parse_count(event.value)  # digits or words; "nineteen" means nothing
-        except ValueError:
-            self.set_message("Type your count as a number (0 to 29), then Enter.", error=True)
+        except ValueError as exc:
+            why = str(exc)  # (the shared parser's words, as plain mode says them)
+            self.set_message(f"{why[:1].upper()}{why[1:]}, then Enter.", error=True)
             return
         event.input.value = ""
         self.set_message("")
