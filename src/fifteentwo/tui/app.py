@@ -155,14 +155,15 @@ class CribbageApp(KeyHandling, TableDrawing):
 
     # --- the start screen ----------------------------------------------------------------------
 
-    def _show_start(self) -> None:
+    def _show_start(self, note: str | None = None) -> None:
         """The start screen (at launch, and after a game when the player wants no other). The
-        store is read again each time, so every saved game left is offered to continue."""
+        store is read again each time, so every saved game left is offered to continue.
+        ``note``: a line on what was just done (a practice's summary)."""
         if self.offer is None and self.store is not None:
             self.offer = offer_saved(self.store)
         offer = self.offer
         saved = None if offer is None else saved_game_line(offer)
-        self.push_screen(StartScreen(saved), self._start_chosen)
+        self.push_screen(StartScreen(saved, note), self._start_chosen)
 
     def _start_chosen(self, key: str | None) -> None:
         if key == "n":
@@ -175,7 +176,7 @@ class CribbageApp(KeyHandling, TableDrawing):
         elif key == "s":
             self.push_screen(StatisticsScreen(self.store), lambda _: self._show_start())
         elif key == "p":
-            self.push_screen(PracticeScreen(self.practice_seed), lambda _: self._show_start())
+            self.push_screen(PracticeScreen(self.practice_seed), self._show_start)
         elif key == "r":
             self.push_screen(RulesScreen(rules_markdown()), lambda _: self._show_start())
         else:

@@ -231,7 +231,7 @@ class AppState(App[int]):
     def _take_back(self) -> None:
         raise NotImplementedError  # (defined by a part of the app: tui/app.py)
 
-    def _show_start(self) -> None:
+    def _show_start(self, note: str | None = None) -> None:
         raise NotImplementedError  # (defined by a part of the app: tui/app.py)
 
     def _show_on(self) -> None:
