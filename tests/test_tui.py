@@ -683,7 +683,10 @@ async def test_the_count_box_takes_words_and_leaves_the_game_its_keys() -> None:
         assert isinstance(app.screen, RulesScreen) and box.value == ""
         await press(pilot, "escape")
         assert app.focused is box
-        await press(pilot, "f", "i", "f", "t", "y", "question_mark")
+        assert "rules" in {k.action for k in app.footer_keys()}
+        await press(pilot, "f", "i", "f", "t", "y")
+        assert "rules" not in {k.action for k in app.footer_keys()}  # r is typed now
+        await press(pilot, "question_mark")
         assert isinstance(app.screen, HelpScreen) and box.value == "fifty"  # ? is never typed
         await press(pilot, "escape", "enter")
         assert box.value == "fifty" and app.mode is Mode.COUNT  # refused: no hand makes 50

@@ -664,6 +664,11 @@ class CribbageApp(KeyHandling, TableDrawing):
         if self.mode is Mode.CUT:
             self._step(Cut(event.depth))
 
+    @on(Input.Changed, "#count-input")
+    def _count_typed(self, event: Input.Changed) -> None:
+        """The footer follows the box: r and u are the game's keys only while it is empty."""
+        self.refresh_bindings()
+
     @on(Input.Submitted, "#count-input")
     def _count_submitted(self, event: Input.Submitted) -> None:
         if self.mode is not Mode.COUNT:
