@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fifteentwo.actions import GameOver, HandCounted, Reason, Scored
+from fifteentwo.actions import GameOver, HandCounted, Phase, Reason, Scored
 from fifteentwo.app.history import History, HistoryError, data_dir
 from fifteentwo.app.options import PlayOptions, SessionFactory
 from fifteentwo.app.session import Session
@@ -62,6 +62,8 @@ def test_takebacks_are_kept_with_the_finished_game() -> None:
     session = SessionFactory(options, store=history.store)(options.preset_rules())
     session.run()
     stand_in = GreedyPlayer(0)
+    while session.phase is Phase.CUT_FOR_DEAL:  # (a cut stays: the discard is taken back)
+        session.act(stand_in.choose(session.observation(0)))
     session.act(stand_in.choose(session.observation(0)))
     session.undo()
     finish(session)

@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from fifteentwo.actions import Count, GameOver
+from fifteentwo.actions import Count, Cut, GameOver, Phase
 from fifteentwo.app.options import PlayOptions, SessionFactory, default_level, seat_names
 from fifteentwo.app.session import SaveError, SeatConfig, Session, _catch_up
 from fifteentwo.errors import FifteenTwoError
@@ -325,10 +327,12 @@ def test_the_save_json_of_the_previous_version_still_loads() -> None:
 # --- taking back a move -------------------------------------------------------------------------
 
 
-def human_vs_random(store: Store | None, seed: int, variant: str = "short") -> Session:
+def human_vs_random(
+    store: Store | None, seed: int, variant: str = "short", *, random_cut: bool = True
+) -> Session:
     """The random level draws from its RNG at every decision: undo must restore it."""
     seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="random")]
-    return Session(find_rules(variant), seats, seed, store=store)
+    return Session(find_rules(variant), seats, seed, store=store, random_cut=random_cut)
 
 
 def test_undo_restores_the_position_and_every_rng_exactly() -> None:
@@ -424,6 +428,112 @@ def test_take_backs_are_bounded_and_saves_stay_small() -> None:
     assert not session.is_over and undone == UNDO_MARKS
     resumed = Session.from_json(json.loads(json.dumps(session.to_json())))
     assert resumed.takebacks == undone and resumed.record() == session.record()
+
+
+def _chance_and_rngs(session: Session) -> tuple[object, ...]:
+    """Everything a decision and the chance after it could change: the record (every card
+    dealt, cut and played), the game's RNG and each computer's."""
+    return (
+        session.record(),
+        session.game.rng.getstate(),
+        {seat: p.rng.getstate() for seat, p in session.players.items()},
+    )
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(
+    seed=st.integers(0, 2**32),
+    random_cut=st.booleans(),
+    before=st.integers(0, 30),
+    after=st.integers(0, 14),
+    choices=st.randoms(use_true_random=False),
+)
+def test_a_decision_taken_back_and_made_again_gives_the_same_cards(
+    seed: int, random_cut: bool, before: int, after: int, choices: Any
+) -> None:
+    """Undo, then the same decision: the same game as never having taken it back, and the
+    same chance after it (deals, starters, every cut made again at the same depth turns up
+    the same card). A cut itself is never taken back (a re-cut elsewhere would re-roll it)."""
+    straight = human_vs_random(None, seed, random_cut=random_cut)
+    undone = human_vs_random(None, seed, random_cut=random_cut)
+    straight.run()
+    undone.run()
+
+    def both(action: Any) -> None:
+        straight.act(action)
+        undone.act(action)
+
+    for _ in range(before):
+        if straight.is_over:
+            return
+        both(choices.choice(straight.observation().legal))
+    if straight.is_over:
+        return
+    decision = choices.choice(straight.observation().legal)
+    both(decision)
+    if isinstance(decision, Cut):
+        assert undone.cannot_undo() == (
+            "your cut stays, with the moves before it (cutting again would turn up another card)"
+        )
+        with pytest.raises(FifteenTwoError, match="your cut stays"):
+            undone.undo()
+        assert _chance_and_rngs(undone) == _chance_and_rngs(straight) and not undone.takebacks
+        return
+    if not undone.can_undo:  # (the game of a match just ended, or muggins by hand)
+        return
+    undone.undo()
+    undone.act(decision)
+    assert _chance_and_rngs(undone) == _chance_and_rngs(straight)
+    for _ in range(after):  # cuts included: the same depth turns up the same card
+        if straight.is_over:
+            break
+        both(choices.choice(straight.observation().legal))
+        assert _chance_and_rngs(undone) == _chance_and_rngs(straight)
+    assert undone.takebacks == 1
+
+
+def test_a_cut_for_the_deal_or_the_starter_cannot_be_taken_back() -> None:
+    """Losing the cut for the deal and taking it back to cut again until you win, or cutting
+    the starter again for a better one: refused. The decisions after a cut can be taken back
+    (to just after it: the same starter), those before it cannot."""
+    session = human_vs_greedy(None, seed=3, random_cut=False)
+    session.run()
+    assert session.phase is Phase.CUT_FOR_DEAL
+    session.act(Cut(10))
+    while session.phase is Phase.CUT_FOR_DEAL:  # (a tie: cut again)
+        session.act(Cut(10))
+    dealer = session.game.dealer
+    assert not session.can_undo and "your cut stays" in (session.cannot_undo() or "")
+    with pytest.raises(FifteenTwoError, match="your cut stays"):
+        session.undo()
+    assert session.game.dealer == dealer and session.takebacks == 0
+    me = GreedyPlayer(5)
+    while session.phase is not Phase.STARTER:  # on to a starter we cut (we are pone)
+        step(session, me)
+    assert session.can_undo  # the discard: the pack is not cut yet
+    session.act(Cut(12))
+    starter = session.game.starter
+    assert not session.can_undo and session.game.starter == starter
+    step(session, me)  # a card played (or go): this one can be taken back
+    if session.waiting_for is not None and session.phase is Phase.PLAY:
+        session.undo()
+        assert session.game.starter == starter and session.takebacks == 1
+        assert not session.can_undo  # back to just after the cut, which stays
+
+
+def test_a_save_with_take_back_marks_from_before_a_cut_does_not_reach_past_it() -> None:
+    """Saves of earlier versions kept marks across cuts: resumed, the cut still stays."""
+    session = human_vs_greedy(None, seed=3, random_cut=False)
+    session.run()
+    while session.phase is Phase.CUT_FOR_DEAL:
+        session.act(Cut(10))
+    step(session, GreedyPlayer(1))  # a decision after the cut (its mark is kept)
+    data = json.loads(json.dumps(session.to_json()))
+    assert len(data["undo"]["marks"]) == 1
+    data["undo"]["marks"].insert(0, [0, data["undo"]["marks"][0][1], 1])  # one before the cut
+    resumed = Session.from_json(data)
+    resumed.undo()
+    assert "your cut stays" in (resumed.cannot_undo() or "")
 
 
 @pytest.mark.parametrize(

@@ -25,19 +25,21 @@ from fifteentwo.actions import (
     Dealt,
     Discard,
     GameOver,
+    HandCounted,
     Play,
     Reason,
     Scored,
 )
 from fifteentwo.app.coach import action_label
+from fifteentwo.app.counting import parse_count
 from fifteentwo.app.describe import game_name, rules_name
-from fifteentwo.app.options import SPEEDS, PlayOptions
+from fifteentwo.app.options import SPEEDS, PlayOptions, SessionFactory
 from fifteentwo.app.rules_text import rules_markdown
 from fifteentwo.app.saves import describe_saved, saved_game_line
 from fifteentwo.app.session import SeatConfig, Session
 from fifteentwo.cards import Card, parse_cards
 from fifteentwo.rules import Rules
-from fifteentwo.scoring import hand_total
+from fifteentwo.scoring import hand_total, number_word
 from fifteentwo.store import Store, open_store
 from fifteentwo.tui import CribbageApp, make_app, saved_message
 from fifteentwo.tui.model import Mode, TableModel
@@ -327,6 +329,58 @@ async def test_quit_saves_and_resume_continues(tmp_path: Path) -> None:
     assert again.exit_message == saved_message()
 
 
+@pytest.mark.parametrize("deals", [1, 2])
+async def test_quit_at_the_end_of_a_deal_and_continue_comes_back_to_its_show(
+    tmp_path: Path, deals: int
+) -> None:
+    """Quit while "The deal is over" waits (the session has already dealt the next hand):
+    continuing comes back to that pause, with the deal's show and scores on the table, and ⏎
+    deals on as it would have. The pause is derived from the game's events (no decision of
+    yours since the deal's end), not kept anywhere by the app."""
+    store = open_store(tmp_path / "s.sqlite3")
+    factory = Factory(store=store)
+    app = make_app(factory, options("short"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for _ in range(deals):
+            await play_until(pilot, app, lambda: app.mode is Mode.PAUSE)
+            if _ < deals - 1:
+                await step(pilot, app)
+        assert app.model.game_over is None and app.model.last_deal is not None
+        deal = app.model.deal_number
+        last_deal = app.model.last_deal
+        shown = dict(app.model.shown)
+        fronts = list(app.model.fronts)
+        await press(pilot, "q")
+    (saved,) = store.list_games()
+    resumed = Session.resume(store, saved.game_id)
+    again = make_app(Factory(), options(), resume=resumed)
+    async with again.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert again.mode is Mode.PAUSE
+        assert again.model.deal_number == deal and again.model.last_deal == last_deal
+        assert again.model.shown == shown and again.model.fronts == fronts
+        assert again.query_one(Pegboard).fronts == tuple(fronts)
+        assert ("enter", "continue") in {(k.key, k.action) for k in again.prompt_keys}
+        await press(pilot, "enter")
+        assert again.mode is Mode.DISCARD and again.model.deal_number == deal + 1
+        assert again.obs is not None and list(again.model.fronts) == list(again.obs.scores)
+        await press(pilot, "q")
+    # Dealt on but not yet laid away: the show is still the last thing decided on, so it
+    # comes back again; once you lay away, continuing comes back to the play.
+    for expected in (Mode.PAUSE, Mode.PLAY):
+        resumed = Session.resume(store, saved.game_id)
+        later = make_app(Factory(), options(), resume=resumed)
+        async with later.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            assert later.mode is expected
+            if expected is Mode.PAUSE:
+                await press(pilot, "enter")
+                await press(pilot, "1", "2", "enter")
+                assert later.mode is Mode.PLAY
+            await press(pilot, "q")
+
+
 async def test_a_game_that_cannot_start_exits_with_the_reason() -> None:
     app = make_app(Factory(), options("three-player"))  # two seats for three players
     async with app.run_test(size=SIZE) as pilot:
@@ -371,6 +425,74 @@ async def test_manual_count_over_claim_corrected_and_mugginsed() -> None:
         assert f"The hand counts {total}:" in text  # explained, item by item
         shown = [e for e in factory.sessions[0].game.events if isinstance(e, Scored)]
         assert [e.points for e in shown if e.reason is Reason.MUGGINS][:1] == [29 - total]
+
+
+async def count_until_muggins(pilot: Pilot[int], app: CribbageApp) -> None:
+    """Play on, counting our own hands right, until we are asked to call muggins."""
+    for _ in range(600):
+        await settle(pilot)
+        await pilot.pause(0.01)
+        if app._pacing and not app._show_wait and app._show_event is None:
+            continue
+        obs = app.obs
+        assert obs is not None
+        if app.mode is Mode.MUGGINS and not app._pacing:
+            return
+        if app._show_wait or app._show_event is not None:
+            await pilot.press("enter")
+        elif app.mode is Mode.COUNT:
+            assert obs.starter is not None
+            cards = [c.index for c in obs.to_count]
+            total = hand_total(cards, obs.starter.index, obs.counting_crib)
+            await pilot.press(*str(total), "enter")
+        elif app.mode is Mode.PLAY and not any(isinstance(a, Play) for a in obs.legal):
+            await pilot.press("g")
+        else:
+            await step(pilot, app)
+    raise AssertionError("never asked to call muggins")
+
+
+@pytest.mark.parametrize("speed", ["instant", "fast"])
+async def test_muggins_is_asked_on_the_claim_alone(
+    speed: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The computer under-counts: you are asked about its claim, with the hand and the
+    starter on the table, and nothing (the log, the label, the message, the show said aloud)
+    gives its true count away; that comes after your answer, as in plain mode."""
+    monkeypatch.setitem(SPEEDS, "fast", 0.003)  # (paced, and the show said aloud: quickly)
+    play = PlayOptions(
+        variant="short",
+        level="novice",
+        seed=1,
+        auto_count=False,
+        muggins=True,
+        instructions=False,
+        speed=speed,
+    )
+    app = make_app(SessionFactory(play), play)
+    async with app.run_test(size=SIZE) as pilot:
+        await count_until_muggins(pilot, app)
+        held = app._held
+        assert held is not None and held.claimed < held.total
+        describer = app.describer
+        assert describer is not None
+        lines = app.query_one(EventLog).plain
+        assert describer.claim_only(held) in lines
+        assert describer.describe(held) not in lines  # the true count, item by item
+        said = held.score().say()
+        assert said not in app.message.plain and app.lit is None
+        row = app.query_one("#crib" if held.crib else "#opponent-0", CardRow)
+        label = row.label.plain if isinstance(row.label, Text) else row.label
+        assert label.endswith(f": claims {held.claimed}")
+        assert {k.action for k in app.prompt_keys} == {"answer"}
+        await press(pilot, "y")
+        lines = app.query_one(EventLog).plain
+        assert describer.claim_verdict(held) in lines  # now said: what was missed, and why
+        assert app._held is None
+        shown = app.model.shown[(held.seat, held.crib)]
+        assert (
+            shown is held and app._shown_label(held).plain == f": {held.claimed} (of {held.total})"
+        )
 
 
 # --- cutting -------------------------------------------------------------------------------------
@@ -549,6 +671,42 @@ async def test_nineteen_is_a_count_of_nothing() -> None:
         assert "You claimed 0." in log_text(app)
 
 
+async def test_the_count_box_takes_words_and_leaves_the_game_its_keys() -> None:
+    """Counts in words, as the docs and plain mode have them (`parse_count`): ``fourteen``,
+    ``twenty one``. With the box empty, r is still the rules (no count begins with r); q and
+    ? are never typed. A count that cannot be read is refused with the parser's reason."""
+    factory = Factory(seed=7, auto_count=False)
+    app = make_app(factory, options("short"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await play_until(pilot, app, lambda: app.mode is Mode.COUNT)
+        box = app.query_one(CountInput)
+        await press(pilot, "r")  # the game's key while nothing is typed
+        assert isinstance(app.screen, RulesScreen) and box.value == ""
+        await press(pilot, "escape")
+        assert app.focused is box
+        assert "rules" in {k.action for k in app.footer_keys()}
+        await press(pilot, "f", "i", "f", "t", "y")
+        assert "rules" not in {k.action for k in app.footer_keys()}  # r is typed now
+        await press(pilot, "question_mark")
+        assert isinstance(app.screen, HelpScreen) and box.value == "fifty"  # ? is never typed
+        await press(pilot, "escape", "enter")
+        assert box.value == "fifty" and app.mode is Mode.COUNT  # refused: no hand makes 50
+        assert "0 to 29" in app.message.plain
+        box.value = ""
+        obs = app.obs
+        assert obs is not None and obs.starter is not None
+        total = hand_total([c.index for c in obs.to_count], obs.starter.index, obs.counting_crib)
+        word = number_word(total)
+        keys = ["space" if c == "-" else c for c in word]  # "twenty one" as well as "twenty-one"
+        await pilot.press(*keys)
+        assert parse_count(box.value) == total
+        await press(pilot, "enter")
+        counted = [e for e in factory.sessions[0].game.events if isinstance(e, HandCounted)]
+        mine = [e for e in counted if e.seat == 0]
+        assert mine and mine[0].claimed == mine[0].total == total
+
+
 # --- taking back a decision ----------------------------------------------------------------------
 
 
@@ -571,6 +729,32 @@ async def test_u_takes_back_the_last_decision() -> None:
         assert "You took back" in line_text(app, "#message")
         await press(pilot, "1", "2", "enter")  # and the game goes on
         assert app.mode in (Mode.PLAY, Mode.CUT)
+
+
+async def test_u_never_takes_back_a_cut() -> None:
+    """A cut (for the deal, for the starter) stays: u is not offered after it, and says why.
+    (Taking back a lost cut for the deal let you cut again until you won the deal.)"""
+    factory = Factory(seed=3, random_cut=False)
+    app = make_app(factory, options("short"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.mode is Mode.CUT
+        while app.mode is Mode.CUT:  # (a tie: cut again)
+            await press(pilot, "enter")
+        session = factory.sessions[0]
+        dealer = session.game.dealer
+        assert "undo" not in {k.action for k in app.footer_keys()}
+        await press(pilot, "u")
+        assert session.takebacks == 0 and session.game.dealer == dealer
+        app.action_undo()  # (called anyway, it says why)
+        assert "your cut stays" in app.message.plain
+        await play_until(pilot, app, lambda: app.mode is Mode.CUT, limit=60)
+        assert "undo" in {k.action for k in app.footer_keys()}  # the discard can go back
+        await press(pilot, "enter")
+        starter = session.game.starter
+        assert starter is not None and "undo" not in {k.action for k in app.footer_keys()}
+        await press(pilot, "u")
+        assert session.game.starter == starter and session.takebacks == 0
 
 
 async def test_u_is_hidden_and_refused_when_counting_by_hand_with_muggins() -> None:

@@ -262,11 +262,11 @@ async def walk_games(pilot: Pilot[int], app: CribbageApp, *, games: int = 2) -> 
         elif mode is Mode.COUNT:
             await count(pilot, app, walk, turn)
         elif mode is Mode.MUGGINS:
-            # A computer only ever under-claims: the question names the points it missed.
-            question = app._prompt()[0].plain
-            assert app.obs is not None and app.obs.pending_claim
-            assert f"take the {app.obs.pending_claim} point" in question
-            assert question.endswith("they missed? (y/n)")
+            # A computer only ever under-claims: asked on its claim alone, the count after.
+            held = app._held
+            assert held is not None and app.obs is not None
+            assert app.obs.pending_claim == held.total - held.claimed
+            assert held.score().say() not in app.message.plain
             before = len(log_lines(app))
             await press_named(pilot, app, walk, "y" if turn % 2 else "n")
             await idle(pilot, app)
@@ -394,3 +394,67 @@ async def test_after_counting_your_hand_enter_goes_on_to_the_next_hand(
                 await pilot.press("enter")
             del turn
         assert waits == 2
+
+
+async def test_tab_never_takes_away_the_keys_the_prompt_names() -> None:
+    """Tab and Shift+Tab at the cut, the count, the discard and the play: the keys the prompt
+    names stay bound where the focus is (the cut bar and the count box keep it), and they act.
+    (Tab once moved the focus to the log: the cut's ⏎ and ←/→ went dead, the footer lost
+    ``⏎ Cut``.)"""
+    options = PlayOptions(
+        variant="short",
+        level="greedy",
+        seed=3,
+        auto_count=False,
+        instructions=False,
+        speed="instant",
+    )
+    app = make_app(SessionFactory(options), options)
+    tabbed: set[Mode] = set()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(400):
+            await idle(pilot, app)
+            mode = app.mode
+            if mode in (Mode.CUT, Mode.COUNT, Mode.DISCARD, Mode.PLAY) and mode not in tabbed:
+                tabbed.add(mode)
+                focused = app.focused
+                for key in ("tab", "shift+tab", "tab", "tab"):
+                    await pilot.press(key)
+                    await pilot.pause()
+                    assert app.focused is focused, (mode, key, app.focused)
+                    assert_bound(app, app.prompt_keys, f"{mode} after {key}")
+                    assert_bound(app, app.footer_keys(), f"{mode} footer after {key}")
+                if mode is Mode.CUT:
+                    assert NamedKey("enter", "cut") in app.footer_keys()
+                    slider = app.query_one(CutSlider)
+                    value = slider.value
+                    await pilot.press("right")
+                    assert slider.value == value + 1
+            if tabbed == {Mode.CUT, Mode.COUNT, Mode.DISCARD, Mode.PLAY}:
+                break
+            obs = app.obs
+            assert obs is not None
+            if app._show_wait or app._show_event is not None or mode in (Mode.PAUSE, Mode.CUT):
+                before = (mode, obs.phase, len(log_lines(app)))
+                await pilot.press("enter")
+                await idle(pilot, app)
+                if mode is Mode.CUT:  # ⏎ cut (the cut for deal again only after a tie)
+                    assert (app.mode, app.obs and app.obs.phase, len(log_lines(app))) != before
+            elif mode is Mode.COUNT:
+                assert obs.starter is not None
+                cards = [c.index for c in obs.to_count]
+                total = hand_total(cards, obs.starter.index, obs.counting_crib)
+                await pilot.press(*str(total), "enter")
+            elif mode is Mode.DISCARD:
+                await pilot.press("1", "2", "enter")
+            elif mode is Mode.PLAY:
+                legal = {a.card for a in obs.legal if isinstance(a, Play)}
+                if legal:
+                    await pilot.press(
+                        str(1 + next(i for i, c in enumerate(obs.hand) if c in legal))
+                    )
+                else:
+                    await pilot.press("g")
+            else:
+                await pilot.press("enter")
+        assert tabbed == {Mode.CUT, Mode.COUNT, Mode.DISCARD, Mode.PLAY}

@@ -229,6 +229,34 @@ async def test_practice_from_the_start_screen(tmp_path: Path) -> None:
     store.close()
 
 
+async def test_q_in_practice_ends_it_with_a_summary_on_the_start_screen(tmp_path: Path) -> None:
+    """q in practice (as the footer says) ends the practice, not the program: back to the
+    start screen, which says how it went (as ``cribbage practice`` does at q)."""
+    store = open_store(tmp_path / "s.sqlite3")
+    app, _ = menu_app(store)
+    async with app.run_test(size=SIZE) as pilot:  # type: ignore[attr-defined]
+        await settle(pilot)
+        await press(pilot, "p")
+        screen = app.screen  # type: ignore[attr-defined]
+        assert isinstance(screen, PracticeScreen)
+        q = screen.active_bindings["q"]
+        assert q.binding.action == "close" and q.binding.show and q.enabled
+        task = screen.count_task
+        assert task is not None
+        await pilot.press(*str(task.score.total), "enter")
+        await pilot.pause()
+        tally = screen.counting.tally
+        assert tally.asked == 1
+        await press(pilot, "q")
+        assert app.is_running and app.return_code is None  # type: ignore[attr-defined]
+        start = app.screen  # type: ignore[attr-defined]
+        assert isinstance(start, StartScreen)
+        assert start.note == f"Practice over: counting {tally.line()}."
+        await press(pilot, "p", "q")  # nothing answered: nothing to sum up
+        assert isinstance(app.screen, StartScreen) and app.screen.note is None  # type: ignore[attr-defined]
+    store.close()
+
+
 def test_choices_from_json_falls_back_on_anything_unreadable() -> None:
     default = Choices(level="expert", variant="standard")
     assert Choices.from_json("not json", default) == default

@@ -13,13 +13,14 @@ from typing import Final
 
 from fifteentwo.scoring import number_word
 
-__all__ = ["MAX_COUNT", "parse_count"]
+__all__ = ["MAX_COUNT", "begins_a_count", "parse_count"]
 
 MAX_COUNT: Final = 29
 """The most a hand or crib can be worth."""
 
 _NOTHING: Final = frozenset({"nothing", "none", "nineteen", "19"})
 _WORDS: Final = {number_word(n): n for n in range(MAX_COUNT + 1)}
+_FIRST_LETTERS: Final = frozenset(word[0] for word in (*_WORDS, *_NOTHING))
 
 
 def parse_count(text: str) -> int:
@@ -40,3 +41,14 @@ def parse_count(text: str) -> int:
             raise ValueError(f"no hand is worth more than {MAX_COUNT}")
         return value
     raise ValueError(f"type a number of points, 0 to {MAX_COUNT} (digits or words: fourteen)")
+
+
+def begins_a_count(character: str) -> bool:
+    """Whether a count `parse_count` reads can begin with ``character``: a digit, or the first
+    letter of a number word (``f`` for fourteen, ``n`` for nothing). A text box for counts lets
+    other keys (``r``, ``u``, ``q``) act as the program's own until something is typed.
+
+    >>> [c for c in "0fqrtu?" if begins_a_count(c)]
+    ['0', 'f', 't']
+    """
+    return (character.isascii() and character.isdigit()) or character.lower() in _FIRST_LETTERS

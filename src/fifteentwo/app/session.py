@@ -5,7 +5,8 @@ ask the human for the pending decision, and call `act`. Computer seats and chanc
 themselves in between. After every step the session is saved in its `Store` (when it has one),
 so quitting or a closed terminal loses nothing; `Session.resume` continues it exactly, RNG state
 included. A finished game moves to the store's finished games in the same transaction that
-removes it from the games in progress. `undo` takes back the human's last decision.
+removes it from the games in progress. `undo` takes back the human's last decision (not a
+cut, nor anything before one).
 """
 
 from __future__ import annotations
@@ -249,7 +250,12 @@ class Session:
             raise FifteenTwoError("no one at this table is waiting to decide")
         mark = self._undo_mark()
         events = self.game.events_for(self.viewer, self._apply(action))
-        self._undo_marks.append(mark)
+        if isinstance(action, Cut):
+            # A cut turns up a card by chance: taking it back (or a decision before it) would
+            # let the pack be cut again elsewhere for another card. It stays, with all before.
+            self._undo_marks.clear()
+        else:
+            self._undo_marks.append(mark)
         self._trim_undo()
         if self.optimistic and not self.game.is_over and self.decision_first():
             self.save()  # the decision is stored before the computers think: never lost
@@ -317,10 +323,37 @@ class Session:
         if self.game.is_over:
             return "the game is over"
         if not self._undo_marks:
+            if self._last_human_decision_was_a_cut():
+                return (
+                    "your cut stays, with the moves before it "
+                    "(cutting again would turn up another card)"
+                )
             return "there is no move of yours to take back"
         if self._undo_marks[-1][2] != self.game.game_number:
             return "the last game of the match is finished and stored; its moves stay"
         return None
+
+    def _decisions_to_last_cut(self) -> int:
+        """How many seat decisions the log holds up to and including a person's last cut (0:
+        none): no take-back reaches back before that many."""
+        humans = set(self.human_seats)
+        count = 0
+        last = 0
+        for actor, action in self.game.log:
+            if actor != CHANCE:
+                count += 1
+                if actor in humans and isinstance(action, Cut):
+                    last = count
+        return last
+
+    def _last_human_decision_was_a_cut(self) -> bool:
+        humans = set(self.human_seats)
+        log = self.game.log
+        for i in range(len(log) - 1, -1, -1):
+            actor, action = log[i]
+            if actor in humans:
+                return isinstance(action, Cut)
+        return False
 
     @property
     def can_undo(self) -> bool:
@@ -331,9 +364,12 @@ class Session:
         """Take back the human's last decision and the computer moves after it.
 
         The game is played again from its seed with every decision before that one, so the
-        deck and every RNG come back exactly as they were; the session counts a take-back (kept
-        with the game and its result). Raises `FifteenTwoError` when not allowed (see
-        `cannot_undo`): never with muggins when humans count their own hands.
+        deck and every RNG come back exactly as they were: the same decision made again leads
+        to the same cards (the same deal, the same starter). The session counts a take-back
+        (kept with the game and its result). Raises `FifteenTwoError` when not allowed (see
+        `cannot_undo`): never with muggins when humans count their own hands, and never for a
+        cut (for the deal or the starter) or a decision before one: cutting again at another
+        depth would turn up another card, so a cut, once made, stays.
         """
         why = self.cannot_undo()
         if why is not None:
@@ -711,6 +747,10 @@ class Session:
             session._undo_marks = [(int(a), int(b), int(c)) for a, b, c in marks]
             if any(not 0 <= b < len(session._undo_states) for _, b, _ in session._undo_marks):
                 raise SaveError("the save's take-back marks do not fit")
+            cut = session._decisions_to_last_cut()
+            if cut:  # (a save of an earlier version may keep marks from before a cut)
+                session._undo_marks = [m for m in session._undo_marks if m[0] >= cut]
+                session._trim_undo()
             session._mark_full_save()
         except SaveError:
             raise

@@ -54,7 +54,7 @@ from fifteentwo.errors import FifteenTwoError
 from fifteentwo.rules import Rules, find_rules, preset_names
 from fifteentwo.tui.keys import KeyHandling
 from fifteentwo.tui.menu import NewGameScreen, StartScreen
-from fifteentwo.tui.model import Mode, TableModel
+from fifteentwo.tui.model import Mode, TableModel, unread_show
 from fifteentwo.tui.practice import PracticeScreen
 from fifteentwo.tui.screens import QuestionScreen, RulesScreen
 from fifteentwo.tui.state import (
@@ -118,8 +118,9 @@ class CribbageApp(KeyHandling, TableDrawing):
         with Vertical(id="prompt-area"):
             yield Line(id="prompt")
             with Horizontal(id="entry"):
-                yield CountInput(id="count-input")
-                yield CutSlider(id="cut")
+                # (disabled while hidden: neither can take the focus, nor the game's keys)
+                yield CountInput(id="count-input", disabled=True)
+                yield CutSlider(id="cut", disabled=True)
             yield Line(id="message")
         yield Footer(compact=True, show_command_palette=False)
 
@@ -153,14 +154,15 @@ class CribbageApp(KeyHandling, TableDrawing):
 
     # --- the start screen ----------------------------------------------------------------------
 
-    def _show_start(self) -> None:
+    def _show_start(self, note: str | None = None) -> None:
         """The start screen (at launch, and after a game when the player wants no other). The
-        store is read again each time, so every saved game left is offered to continue."""
+        store is read again each time, so every saved game left is offered to continue.
+        ``note``: a line on what was just done (a practice's summary)."""
         if self.offer is None and self.store is not None:
             self.offer = offer_saved(self.store)
         offer = self.offer
         saved = None if offer is None else saved_game_line(offer)
-        self.push_screen(StartScreen(saved), self._start_chosen)
+        self.push_screen(StartScreen(saved, note), self._start_chosen)
 
     def _start_chosen(self, key: str | None) -> None:
         if key == "n":
@@ -173,7 +175,7 @@ class CribbageApp(KeyHandling, TableDrawing):
         elif key == "s":
             self.push_screen(StatisticsScreen(self.store), lambda _: self._show_start())
         elif key == "p":
-            self.push_screen(PracticeScreen(self.practice_seed), lambda _: self._show_start())
+            self.push_screen(PracticeScreen(self.practice_seed), self._show_start)
         elif key == "r":
             self.push_screen(
                 RulesScreen(rules_markdown(), back="Back to the menu"), lambda _: self._show_start()
@@ -298,6 +300,7 @@ class CribbageApp(KeyHandling, TableDrawing):
             quiet=self.settings.quiet,
         )
         self.model = TableModel(sides=rules.sides, viewer=session.viewer)
+        self._held = None
         self._stop_pacing()
         self._queue.clear()
         self._paused = False
@@ -308,11 +311,17 @@ class CribbageApp(KeyHandling, TableDrawing):
         board.names = tuple(self._short_side(s) for s in range(rules.sides))
         log = self.query_one(EventLog)
         title = rules_name(rules)
+        unread: list[Event] = []
         if resumed:
             history = session.game.events_for(session.viewer)
+            pause = None
+            if note is None and not session.is_over and session.waiting_for is not None:
+                pause = unread_show(history, session.viewer)  # saved at "The deal is over"
+            if pause is not None:
+                history, unread = history[: pause + 1], history[pause + 1 :]
             lines: list[Text] = []
             for event in history:
-                self.model.apply(event)
+                self._fold(event)
                 lines.extend(self._event_texts(event))
             if note is not None:
                 log.add(Text(note, style="bold"))
@@ -326,6 +335,11 @@ class CribbageApp(KeyHandling, TableDrawing):
             log.add(Text(f"Game {self.games_played}: {title}", style="bold underline"))
             log.add(Text(_game_details(session), style="dim"))
         board.set_pegs(self.model.fronts, self.model.backs)
+        if unread:  # back at the show the player had not yet dealt on from
+            self._queue.extend(unread)
+            self._paused = True
+            self._settle()
+            return
         if not session.is_over and session.waiting_for is None:
             self._step(None)
             return
@@ -454,8 +468,8 @@ class CribbageApp(KeyHandling, TableDrawing):
             ):
                 self._paused = True
                 break
-            if wait and isinstance(event, HandCounted):
-                self._count_aloud(event)
+            if wait and isinstance(event, HandCounted) and event is not self._held:
+                self._count_aloud(event)  # (never a claim to call muggins on: not said)
                 return
             if wait and self._queue and _paced(event, self._queue[0]):
                 self._pacing = True
@@ -470,7 +484,7 @@ class CribbageApp(KeyHandling, TableDrawing):
 
     def _tell(self, event: Event) -> None:
         """One event onto the table, into the log and (calls, muggins) onto the message line."""
-        self.model.apply(event)
+        self._fold(event)
         log = self.query_one(EventLog)
         for text in self._event_texts(event):
             log.add(text)
@@ -481,6 +495,26 @@ class CribbageApp(KeyHandling, TableDrawing):
             self.set_message(f"Muggins! {name} took {event.points}.", error=True)
         if isinstance(event, GameOver):
             self._game_finished(event)
+
+    def _fold(self, event: Event) -> None:
+        """An event into the table's model; an opponent's under-count that a person here is
+        now asked to call muggins on is held: shown with its claim only (`_held`)."""
+        self.model.apply(event)
+        if isinstance(event, HandCounted) and self._to_call_muggins_on(event):
+            self._held = event
+            self.model.calls = [(event.seat, f"claims {event.claimed}")]
+
+    def _to_call_muggins_on(self, event: HandCounted) -> bool:
+        """Whether ``event`` is the under-counted hand a person at this keyboard must now
+        judge (muggins): the last hand counted, while the session waits for that answer."""
+        session = self.session
+        if session is None or event.claimed >= event.total:
+            return False
+        seat = session.waiting_for
+        if seat is None or session.observation(seat).pending_claim is None:
+            return False
+        last = next((e for e in reversed(session.game.events) if isinstance(e, HandCounted)), None)
+        return event is last
 
     # --- the show, counted aloud ---------------------------------------------------------------
 
@@ -599,7 +633,9 @@ class CribbageApp(KeyHandling, TableDrawing):
         slider = self.query_one(CutSlider)
         entry.display = new in (Mode.COUNT, Mode.CUT)
         count_input.display = new is Mode.COUNT
+        count_input.disabled = new is not Mode.COUNT
         slider.display = new is Mode.CUT
+        slider.disabled = new is not Mode.CUT
         if new is Mode.COUNT:
             count_input.value = ""
             count_input.focus()
@@ -615,7 +651,10 @@ class CribbageApp(KeyHandling, TableDrawing):
         """Hide the count box and the cut slider and take the focus from them: a count or a
         cut once sent, ⏎ and ␣ are the game's keys (the show's "⏎ for the next hand")."""
         self.query_one("#entry").display = False
-        self.query_one("#count-input", Input).value = ""
+        count_input = self.query_one("#count-input", Input)
+        count_input.value = ""
+        count_input.disabled = True
+        self.query_one(CutSlider).disabled = True
         if self.focused is not None:
             self.set_focus(None)
         self._refresh_keys()
@@ -630,14 +669,20 @@ class CribbageApp(KeyHandling, TableDrawing):
         if self.mode is Mode.CUT:
             self._step(Cut(event.depth))
 
+    @on(Input.Changed, "#count-input")
+    def _count_typed(self, event: Input.Changed) -> None:
+        """The footer follows the box: r and u are the game's keys only while it is empty."""
+        self.refresh_bindings()
+
     @on(Input.Submitted, "#count-input")
     def _count_submitted(self, event: Input.Submitted) -> None:
         if self.mode is not Mode.COUNT:
             return
         try:
             points = parse_count(event.value)  # digits or words; "nineteen" means nothing
-        except ValueError:
-            self.set_message("Type your count as a number (0 to 29), then Enter.", error=True)
+        except ValueError as exc:
+            why = str(exc)  # (the shared parser's words, as plain mode says them)
+            self.set_message(f"{why[:1].upper()}{why[1:]}, then Enter.", error=True)
             return
         event.input.value = ""
         self.set_message("")

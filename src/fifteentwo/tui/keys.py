@@ -178,6 +178,11 @@ class KeyHandling(AppState):
     def action_answer(self, yes: bool) -> None:
         """y/n: another game, or take muggins."""
         if self.mode is Mode.MUGGINS:
+            held, self._held = self._held, None
+            if held is not None and self.describer is not None:  # the count, now answered
+                verdict = self.describer.claim_verdict(held)
+                self.query_one(EventLog).add(Text(verdict, style="italic"))
+                self.set_message(verdict)
             self._step(Muggins(yes))
         elif self.mode is Mode.OVER:
             if yes and self.rules is not None:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -55,9 +56,11 @@ class StartScreen(Screen[str]):
         Binding("q,escape", "choose('q')", "Quit"),
     ]
 
-    def __init__(self, saved: str | None) -> None:
-        """``saved``: a line describing the saved game to continue, or None if there is none."""
+    def __init__(self, saved: str | None, note: str | None = None) -> None:
+        """``saved``: a line describing the saved game to continue, or None if there is none;
+        ``note``: a line on what was just done (a practice's summary), or None."""
         super().__init__(id="start")
+        self.note = note
         entries = [MenuEntry("n", "New game")]
         if saved is not None:
             entries.append(MenuEntry("c", f"Continue: {saved}"))
@@ -84,6 +87,8 @@ class StartScreen(Screen[str]):
                 id="start-menu",
             )
             yield Static("[dim]↑ ↓ and enter, or the letter[/dim]", id="start-help")
+            if self.note is not None:
+                yield Static(Text(self.note), id="start-note")
         yield Footer(compact=True, show_command_palette=False)
 
     def help_title(self) -> str:

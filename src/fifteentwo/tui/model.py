@@ -8,6 +8,7 @@ hands shown, pegs), with no rules of its own: every number here was reported by 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -29,7 +30,7 @@ from fifteentwo.actions import (
 )
 from fifteentwo.cards import Card
 
-__all__ = ["Mode", "Series", "TableModel"]
+__all__ = ["Mode", "Series", "TableModel", "unread_show"]
 
 
 class Mode(Enum):
@@ -164,3 +165,21 @@ class TableModel:
             self._new_game = True
         elif isinstance(event, MatchOver):
             self.match_over = event
+
+
+def unread_show(events: Sequence[Event], viewer: int) -> int | None:
+    """Where the table last paused for the player to read a show: the index of the last
+    deal's end (`DealDone`, or a game of a match over) when ``viewer`` has decided nothing
+    since (their first decision after a deal is always a discard), else None.
+
+    The session runs on into the next deal at once, so a game saved at "The deal is over"
+    holds the next deal already; continuing it comes back to this pause. It is read from the
+    game's own events, so nothing about the screen needs saving: the pause comes back until
+    the player lays away in the next deal."""
+    for i in range(len(events) - 1, -1, -1):
+        event = events[i]
+        if isinstance(event, Discarded) and event.seat == viewer:
+            return None
+        if isinstance(event, DealDone | GameOver):
+            return i
+    return None

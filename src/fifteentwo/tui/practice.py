@@ -17,20 +17,28 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from fifteentwo.app.practice import CountDrill, CountTask, DiscardDrill, DiscardTask
+from fifteentwo.app.practice import (
+    CountDrill,
+    CountTask,
+    DiscardDrill,
+    DiscardTask,
+    practice_summary,
+)
 from fifteentwo.tui.render import CardSpec
 from fifteentwo.tui.widgets import CardRow, HandView
 
 __all__ = ["PracticeScreen"]
 
 
-class PracticeScreen(Screen[None]):
+class PracticeScreen(Screen[str | None]):
     """``c`` counting drill (type the total, enter), ``d`` discard drill (1-6 to choose two,
-    enter to lay them away); escape returns to the start screen. The keys go to the screen
-    itself (no text field), so a letter always switches drills."""
+    enter to lay them away); ``q`` or escape ends the practice, back to the start screen
+    (dismissed with the summary, `practice_summary`, for it to show). The keys go to the
+    screen itself (no text field), so a letter always switches drills."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Back"),
+        Binding("q", "close", "End practice"),  # (not the program's q Quit)
+        Binding("escape", "close", "Back", show=False),
         Binding("c", "drill('count')", "Count hands"),
         Binding("d", "drill('discard')", "Discards"),
         *(Binding(str(n), f"digit({n})", show=False) for n in range(10)),
@@ -237,5 +245,11 @@ class PracticeScreen(Screen[None]):
         self.query_one("#practice-feedback", Static).update(text)
 
     def action_close(self) -> None:
-        """Back to the start screen."""
-        self.dismiss(None)
+        """End the practice: back to the start screen, with how it went."""
+        self.dismiss(self.summary())
+
+    def summary(self) -> str | None:
+        """``Practice over: ...`` for the drills answered, or None."""
+        return practice_summary(
+            {"counting": self.counting.tally, "discards": self.discarding.tally}
+        )

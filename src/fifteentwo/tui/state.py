@@ -211,6 +211,9 @@ class AppState(App[int]):
         self._show_event: HandCounted | None = None
         self._show_wait = False
         """A hand of the show has been said: the next waits for ⏎."""
+        self._held: HandCounted | None = None
+        """An opponent's under-counted hand a person here is asked to call muggins on: shown
+        with its claim only (the log, its label, the message) until the answer is sent."""
         self._hinted: Observation | None = None
         """The decision the last hint was for (h again there shows the three best)."""
 
@@ -240,7 +243,7 @@ class AppState(App[int]):
     def _take_back(self) -> None:
         raise NotImplementedError  # (defined by a part of the app: tui/app.py)
 
-    def _show_start(self) -> None:
+    def _show_start(self, note: str | None = None) -> None:
         raise NotImplementedError  # (defined by a part of the app: tui/app.py)
 
     def _show_on(self) -> None:

@@ -67,6 +67,9 @@ class TableDrawing(AppState):
         if describer is None:
             return []
         line = describer.describe(event)
+        if event is self._held:  # muggins to call: the claim alone (the count after)
+            assert isinstance(event, HandCounted)
+            line = describer.claim_only(event)
         texts: list[Text] = []
         if isinstance(event, Dealt):
             texts.append(Text(f"── Deal {self.model.deal_number} ──", style="dim"))
@@ -74,6 +77,7 @@ class TableDrawing(AppState):
             texts.append(self._colour_line(line, event))
         if (
             isinstance(event, HandCounted)
+            and event is not self._held
             and event.claimed != event.total
             and event.seat == describer.viewer
             and self.settings.explain
@@ -257,6 +261,8 @@ class TableDrawing(AppState):
             return Text(f": {lit[3]}", style="bold yellow")
         if self._show_event is not None and self._show_event is shown:
             return Text("")
+        if shown is self._held:
+            return Text(f": claims {shown.claimed}", style="bold")
         return Text(f": {_shown_total(shown)}", style="bold")
 
     def _shown_cards(self, shown: HandCounted) -> tuple[CardSpec, ...]:
@@ -395,6 +401,11 @@ class TableDrawing(AppState):
             text = Text(f"Count your {what} ({cards} with {starter}): type it, ⏎", style=bold)
             return text, (NamedKey("enter", "submit"),)
         yes_no = (NamedKey("y", "answer"), NamedKey("n", "answer"))
+        if mode is Mode.MUGGINS and self._held is not None:
+            held = self._held  # the claim alone: spot the miss (the count comes after)
+            text = Text(f"Muggins: {describer.who(held.seat)} claims {held.claimed}. ", style=bold)
+            text.append("Call muggins on that count? (y/n)", style=bold)
+            return text, yes_no
         if mode is Mode.MUGGINS:
             points = obs.pending_claim or 0
             claims = [e for e in self.model.shown.values() if e.claimed != e.total]

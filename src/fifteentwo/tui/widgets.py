@@ -21,6 +21,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, RichLog
 
+from fifteentwo.app.counting import begins_a_count
 from fifteentwo.tui.render import LARGE, SMALL, CardSize, CardSpec, draw_cards
 
 __all__ = [
@@ -376,31 +377,46 @@ class CutSlider(Widget, can_focus=True):
 
 
 class CountInput(Input):
-    """Where the player types a show total; only digits are its own, so q, ? and r still work."""
+    """Where the player types a show total, in digits or words (`parse_count`: ``14``,
+    ``fourteen``, ``twenty nine``, ``nineteen``). So that the game's keys still work here,
+    ``q`` and ``?`` are never typed (no count has them), and while the box is empty only a
+    key that can begin a count is (a digit, or the first letter of a number word): ``r``,
+    ``u`` and the rest are the game's until then."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "submit", "Count", key_display="⏎"),
     ]
 
-    def __init__(self, *, id: str | None = None) -> None:
+    NEVER_TYPED: ClassVar[frozenset[str]] = frozenset("q?")
+
+    def __init__(self, *, id: str | None = None, disabled: bool = False) -> None:
         super().__init__(
             placeholder="your count, then Enter",
-            restrict=r"[0-9]*",
-            max_length=2,
+            max_length=16,  # ("twenty-seven" and the like)
             compact=True,
             id=id,
+            disabled=disabled,
         )
 
     def check_consume_key(self, key: str, character: str | None = None) -> bool:
-        return character is not None and character.isdigit()
+        if character is None or not character.isprintable():
+            return False
+        if character.lower() in self.NEVER_TYPED:
+            return False
+        return bool(self.value) or begins_a_count(character)
 
     async def _on_key(self, event: events.Key) -> None:
         if event.is_printable and not self.check_consume_key(event.key, event.character):
-            event.prevent_default()  # not typed here: left to the app's keys (q, ?, r)
+            event.prevent_default()  # not typed here: left to the app's keys (q, ?, r, u)
 
 
-class EventLog(RichLog):
-    """The scrolling log; keeps its lines so it can wrap them again when the width changes."""
+class EventLog(RichLog, can_focus=False):
+    """The scrolling log; keeps its lines so it can wrap them again when the width changes.
+
+    It never takes the focus (the mouse wheel scrolls it): Tab would otherwise move the focus
+    here from the cut bar or the count box, and the keys the prompt names (⏎, ←/→, the digits)
+    would stop reaching them. With the log out of the way, the entry in use is the only thing
+    on the table that can hold the focus."""
 
     MAX_LINES: ClassVar[int] = 400
 
