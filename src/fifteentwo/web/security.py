@@ -272,6 +272,7 @@ class SecurityMiddleware:
         self.config = config or SecurityConfig()
         self.allowed = frozenset(self.config.allowed_origins)
         self.routes = routes
+        """The app's routes (none given: every change is checked as JSON, whatever its path)."""
 
     def origin_allowed(self, scope: Scope, origin: str) -> bool:
         """An origin is this server's own or one configured with ``--allowed-origin``."""
@@ -318,7 +319,7 @@ class SecurityMiddleware:
             return 403, "forbidden", "a change needs an Origin or Referer header from this site"
         if not self.origin_allowed(scope, origin):
             return 403, "forbidden", "requests from other sites may not change anything here"
-        allowed = allowed_methods(self.routes, scope)
+        allowed = allowed_methods(self.routes, scope) if self.routes else None
         if allowed is not None and scope["method"] not in allowed:
             return None  # the app answers 405, or 404 where nothing is (no route's code runs)
         if _content_type(scope) != "application/json":
