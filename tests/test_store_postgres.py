@@ -265,3 +265,27 @@ def test_a_hung_server_is_given_up_on(pg: Backend) -> None:
         os.kill(proxy.pid, signal.SIGCONT)
         proxy.kill()
         proxy.wait(timeout=10)
+
+
+def test_the_call_finding_out_may_call_the_store_again(pg: Backend) -> None:
+    """While the database is known to be down, the one call finding out whether it is back
+    (`SqlStore._turn`) is not refused by its own turn when it calls the store again; another
+    thread's call is."""
+    store = pg.open()
+    assert isinstance(store, PostgresStore) and not store.serialized
+    store._down_since = time.monotonic()  # as a failed call leaves it
+    refused: list[BaseException] = []
+
+    def other() -> None:
+        try:
+            store.game_version("d" * 12)
+        except StoreError as exc:
+            refused.append(exc)
+
+    with store._turn():
+        thread = threading.Thread(target=other)
+        thread.start()
+        thread.join(10)
+        assert len(refused) == 1  # another thread's call, refused at once
+        assert store.game_version("c" * 12) is None  # this thread's own, nested: it goes on
+    assert store._down_since is None  # (the nested call found the database back)

@@ -65,8 +65,8 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--level",
-        help="level of the computer players: a registered level or module:Class "
-        "(default: the strongest available)",
+        help="level of the computer players: a registered level, module:Class or exec:CMD "
+        "(a program speaking the bot protocol; default: the strongest available)",
     )
     parser.add_argument(
         "--seed", type=_seed, metavar="N", help="seed of the first game (any whole number)"
@@ -133,7 +133,8 @@ def register(subparsers: Any) -> None:
         type=float,
         default=DEFAULT_MOVE_TIME,
         metavar="SECONDS",
-        help=f"time limit per decision of a module:Class bot (default {DEFAULT_MOVE_TIME:g})",
+        help="time limit per decision of a module:Class or exec: bot "
+        f"(default {DEFAULT_MOVE_TIME:g})",
     )
     parser.set_defaults(func=run)
 

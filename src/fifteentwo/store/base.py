@@ -188,9 +188,18 @@ def new_owner() -> str:
     return secrets.token_hex(16)
 
 
+_PROCESS: list[tuple[int, str]] = []
+"""This process's id and host name, read once (a lease is judged at every step; issue 32) and
+read again in a child after a fork."""
+os.register_at_fork(after_in_child=_PROCESS.clear)
+
+
 def this_process(token: str) -> Owner:
     """The `Owner` for ``token`` in this process."""
-    return Owner(token, os.getpid(), socket.gethostname())
+    if not _PROCESS:
+        _PROCESS.append((os.getpid(), socket.gethostname()))
+    pid, host = _PROCESS[0]
+    return Owner(token, pid, host)
 
 
 @dataclass(frozen=True, slots=True)

@@ -143,6 +143,8 @@ class SqlStore(Store):
         self._down_since: float | None = None
         self._probing = threading.Lock()
         """`_turn`: held by the one call finding out whether a database that is down is back."""
+        self._prober: int | None = None
+        """The thread holding `_probing`: a store call it makes inside its own goes through."""
         self._prepared: dict[str, Prepared] = {}
 
     @contextlib.contextmanager
@@ -271,16 +273,18 @@ class SqlStore(Store):
         at once: a server that stopped answering costs each of them its connect timeout (5 s)
         otherwise, and the web server's threads with them."""
         with self._lock:
-            if self.serialized or self._down_since is None:
+            if self.serialized or self._down_since is None or self._prober == threading.get_ident():
                 yield
                 return
             if not self._probing.acquire(blocking=False):
                 raise Unavailable(
                     "it is not answering (another call is finding out whether it is back)"
                 )
+            self._prober = threading.get_ident()
             try:
                 yield
             finally:
+                self._prober = None
                 self._probing.release()
 
     def _write_locked(self, work: Callable[[Any], _T], *, raw: bool = False) -> _T:

@@ -58,7 +58,7 @@ from fifteentwo.web.protocol import (
     first_error,
     parse_client_message,
 )
-from fifteentwo.web.replies import bad, error, read_body
+from fifteentwo.web.replies import bad, error, read_body, refused
 from fifteentwo.web.security import (
     RateLimits,
     SecurityConfig,
@@ -241,9 +241,7 @@ def create_app(
         except ValidationError as exc:
             return bad("bad_request", first_error(exc))
         except Refused as exc:
-            return bad(
-                exc.code, str(exc), {"too_large": 413, "unavailable": 503}.get(exc.code, 400)
-            )
+            return refused(exc)
         except StoreError:
             raise  # 503 (`_store_down`)
         except FifteenTwoError as exc:

@@ -22,7 +22,7 @@ from fifteentwo.rules import find_rules
 from fifteentwo.store import StoreError
 from fifteentwo.web.games import Refused
 from fifteentwo.web.protocol import QuickMatchRequest, TicketRequest, first_error
-from fifteentwo.web.replies import bad, read_body
+from fifteentwo.web.replies import bad, read_body, refused
 from fifteentwo.web.tables import TableHub
 from fifteentwo.web.visitors import Visitors
 
@@ -47,7 +47,7 @@ def lobby_routes(tables: Callable[[], TableHub], visitors: Visitors) -> list[Rou
         except ValidationError as exc:
             return bad("bad_request", first_error(exc, "invalid request"))
         except Refused as exc:
-            return bad(exc.code, str(exc), 413)
+            return refused(exc)
         if req.rated and not me.account_id:
             return bad("sign_in", "rated games are between accounts: sign in first", 403)
         ticket = secrets.token_urlsafe(18)
@@ -84,7 +84,7 @@ def lobby_routes(tables: Callable[[], TableHub], visitors: Visitors) -> list[Rou
         except ValidationError as exc:
             return bad("bad_request", first_error(exc, "invalid request"))
         except Refused as exc:
-            return bad(exc.code, str(exc), 413)
+            return refused(exc)
         hub = tables()
         try:
             if poll:

@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse, Response
 
 from fifteentwo.web.games import Refused
 
-__all__ = ["RETRY_AFTER", "bad", "error", "read_body"]
+__all__ = ["RETRY_AFTER", "bad", "error", "read_body", "refused"]
 
 RETRY_AFTER: Final = "2"
 """Seconds a client is told to wait (``Retry-After``) after a 503: the store or Redis was down
@@ -34,6 +34,16 @@ def bad(
     if status == 503:
         sent.setdefault("Retry-After", RETRY_AFTER)
     return JSONResponse(error(code, message), status_code=status, headers=sent or None)
+
+
+STATUS_OF_REFUSAL: Final = {"too_large": 413, "unavailable": 503, "no_table": 404, "bad_request": 400}
+"""The HTTP status of a `Refused` whose code says it, whatever the route."""
+
+
+def refused(exc: Refused, default: int = 400) -> Response:
+    """A route's answer to `Refused`: its code and message with the status its code says
+    (`STATUS_OF_REFUSAL`), else the route's ``default`` (400; 409 where a table moved on)."""
+    return bad(exc.code, str(exc), STATUS_OF_REFUSAL.get(exc.code, default))
 
 
 async def read_body(request: Request, limit: int) -> bytes:

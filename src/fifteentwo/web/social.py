@@ -21,7 +21,7 @@ from fifteentwo.web.accounts import MAX_PASSWORD, Accounts
 from fifteentwo.web.games import Refused
 from fifteentwo.web.protocol import NewTableRequest, SitRequest, first_error
 from fifteentwo.web.ratings import MIN_LEADERBOARD_GAMES
-from fifteentwo.web.replies import bad, read_body
+from fifteentwo.web.replies import bad, read_body, refused
 from fifteentwo.web.security import RateLimits, SecurityConfig, client_address
 from fifteentwo.web.tables import TableHub
 from fifteentwo.web.visitors import Visitors
@@ -95,7 +95,7 @@ def social_routes(
         except ValidationError as exc:
             return bad("bad_request", _first(exc))
         except Refused as exc:
-            return bad(exc.code, str(exc), 413 if exc.code == "too_large" else 400)
+            return refused(exc)
         made["links"] = {
             "table": f"/t/{made['table']}",
             "watch": f"/t/{made['table']}/watch/{made['watch']}",
@@ -130,8 +130,7 @@ def social_routes(
         except ValidationError as exc:
             return bad("bad_request", _first(exc))
         except Refused as exc:
-            status = {"no_table": 404, "too_large": 413, "bad_request": 400}.get(exc.code, 409)
-            return bad(exc.code, str(exc), status)
+            return refused(exc, default=409)
         return await reply(request, took, me, 201)
 
     async def register(request: Request) -> Response:
@@ -208,7 +207,7 @@ def social_routes(
             return bad("refused", "the current password is wrong" if wrong else str(exc),
                         401 if wrong else 400)  # fmt: skip
         except Refused as exc:
-            return bad(exc.code, str(exc), 413 if exc.code == "too_large" else 400)
+            return refused(exc)
         # Every other session ended; this one goes on under a new id.
         session_id, _ = await run(partial(accounts().start, me.player, account, ending=me.key))
         return answer(request, {"username": account.username}, 200, session_id)
