@@ -452,8 +452,7 @@ async def _handle(
         await hub.set_coach(game, msg.on)
         return None, game
     if isinstance(msg, StateMessage):
-        async with game.lock:
-            return game.state(conn.seat, log=True), game
+        return await hub.state(game, conn.seat), game
     return error("bad_message", "unknown message"), game
 
 

@@ -175,6 +175,9 @@ class WebGame:
     last_used: float = field(default_factory=time.monotonic)
     slow: bool = False
     """Whether a move of this game took long on the quick thread (its moves go to the pool)."""
+    behind: bool = False
+    """Whether this copy holds a move a store that was down never took (PostgreSQL): it is
+    read again from the store before it answers anything (`_fresh`)."""
     _coach: Coach | None = None
     _describers: dict[int, Describer] = field(default_factory=dict)
     _pegs: GamePegs = field(default_factory=GamePegs)
@@ -433,9 +436,9 @@ class GameHub:
         return self._store
 
     @property
-    def _write_checks_version(self) -> bool:
-        """Whether a move is made without reading the stored version first (SQLite: its
-        write refuses a stale copy, and a write that fails is journalled, not refused)."""
+    def _journals(self) -> bool:
+        """Whether a write the store cannot make goes to a journal and the game on (SQLite);
+        elsewhere (PostgreSQL) a move whose write found the store down is refused."""
         return isinstance(self._store, SQLiteStore)
 
     async def _in_store_thread(self, fn: Callable[[], _T]) -> _T:
@@ -569,7 +572,7 @@ class GameHub:
                 self._opening.pop(game_id, None)
         else:
             async with game.lock:
-                if game.session.is_over:
+                if game.session.is_over and not game.behind:
                     self._gone(game)  # finished: answered as on a process that never held it
                 await self._fresh(game)
         if not hmac.compare_digest(game.token_hash, token_hash(token)):
@@ -586,6 +589,9 @@ class GameHub:
         and nothing is applied, so no process plays on from a copy the store never saw (issue
         35). A store that answers but cannot write (a full disk) lets the move go on in memory,
         saved whole once space returns (`Session.save`)."""
+        if game.behind:
+            await self._reload(game)  # (a store still down raises: nothing is answered from it)
+            return
         if game.session.is_over:
             return
         try:
@@ -639,6 +645,7 @@ class GameHub:
             raise Refused("no_game", f"this game cannot be resumed: {exc}") from None
         assert isinstance(session, WebSession)
         game.session = session
+        game.behind = False
         game._describers.clear()
         if play_on:
             await self._computers_on(game)
@@ -778,8 +785,6 @@ class GameHub:
                             game, self._act_if_current, game, seat, decision, action
                         )
                     except SaveConflict:
-                        if not self._write_checks_version:
-                            raise
                         # this copy was behind (another process moved the game on): the
                         # move it made in memory was not stored; read on and try it again
                         await self._read_on(game)
@@ -813,25 +818,34 @@ class GameHub:
     def _act_if_current(
         self, game: WebGame, seat: int, decision: int, action: Action
     ) -> tuple[list[Event], float] | None:
-        """On a worker, under the game's lock: `_fresh`'s read of the stored version and, when
-        this process's copy is at it, the move checked and made (`WebSession.timed_act`), in
-        one trip instead of two. None: the copy is behind (the caller reloads it); a store
-        that cannot answer raises (the move is refused, nothing applied: issue 35).
+        """On a worker (or the loop), under the game's lock: the move checked and made
+        (`WebSession.timed_act`) on this process's copy. None: the copy may be behind, or
+        holds a move the store refused (`WebGame.behind`): the caller reads the store and
+        checks again (`_fresh`).
 
-        On SQLite (`_write_checks_version`) the read is left to the write: the step is stored
-        only onto the version this copy holds (compare and swap), and a copy that was behind
-        raises `SaveConflict` (the caller reads on and tries again). A SQLite store that
-        cannot write keeps the game going in memory and its journal (issue 35's file store),
-        so the read could refuse nothing the write would not."""
+        The stored version is not read first: the step is stored only onto the version this
+        copy holds (compare and swap), and a copy that was behind raises `SaveConflict` (the
+        caller reads on and tries again). A store that cannot write: SQLite keeps the game
+        going in memory and its journal (issue 35's file store); PostgreSQL is asked once
+        whether it answers at all, and if not the move is refused (`StoreUnavailable`, nothing
+        kept: the copy is read again before its next use), so no process plays on from a copy
+        the store never saw. One that answers but cannot write (a full disk) keeps the move
+        in memory, saved whole once it can (`Session.save`). (A read before every move said
+        the same for a round trip per move: a fifth of a move's CPU on PostgreSQL; issue 32.)"""
         session = game.session
-        if not session.is_over:
-            if self._write_checks_version:
-                if decision != game.decision or session.waiting_for != seat:
-                    return None  # (this copy may be behind: the caller reads on and checks)
-            elif self.store.game_version(game.game_id) != session.version:
-                return None
+        if game.behind or (
+            not session.is_over and (decision != game.decision or session.waiting_for != seat)
+        ):
+            return None  # (this copy may be behind: the caller reads on and checks)
         self._check_move(game, seat, decision, action)
-        return session.timed_act(action)
+        done = session.timed_act(action)
+        if session.store_trouble is not None and not self._journals:
+            try:
+                self.store.game_version(game.game_id)
+            except StoreError:
+                game.behind = True  # (the move stays out: the copy is read again first)
+                raise
+        return done
 
     def _check_move(self, game: WebGame, seat: int, decision: int, action: Action) -> None:
         """Refuse a move that does not answer the seat's pending decision or is not legal."""
@@ -869,6 +883,14 @@ class GameHub:
                 raise Refused("cannot_undo", str(exc)) from None
             await self._broadcast(game, (), log=True)
             await self._announce(game)
+
+    async def state(self, game: WebGame, seat: int) -> dict[str, Any]:
+        """The game's state for a page that asked for it (the log included); a copy holding a
+        move the store never took is read again first (`WebGame.behind`)."""
+        async with game.lock:
+            if game.behind:
+                await self._fresh(game)
+            return game.state(seat, log=True)
 
     async def hint(self, game: WebGame, seat: int) -> dict[str, Any]:
         """The coach's top choices for the seat's pending decision."""
