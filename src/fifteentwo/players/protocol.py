@@ -53,7 +53,7 @@ from fifteentwo.actions import (
 from fifteentwo.cards import Card
 from fifteentwo.errors import CardError, FifteenTwoError, RulesError
 from fifteentwo.observation import Observation
-from fifteentwo.players.guard import BotError, check_move_time, default_move_time
+from fifteentwo.players.guard import BotError, BotTimeout, check_move_time, default_move_time
 from fifteentwo.rules import Rules
 
 __all__ = [
@@ -250,6 +250,12 @@ QUIT_TIME: Final = 1.0
 """Seconds a bot has to exit after ``quit`` before it is killed."""
 
 
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    """Kill a bot and everything it started at once, without ``quit`` (`_end` then reaps it)."""
+    with contextlib.suppress(OSError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
 def _end(proc: subprocess.Popen[bytes]) -> None:
     """End a bot: say ``quit`` and give it a moment, then kill whatever is left of it and reap
     it (no zombies), whatever state it is in.
@@ -350,9 +356,14 @@ class ProtocolPlayer:
 
     # --- the conversation ----------------------------------------------------------------------
 
-    def _fail(self, what: str) -> BotError:
+    def _fail(self, what: str, *, late: bool = False) -> BotError:
+        """The error naming what the bot did, the bot ended first. A ``late`` bot (one that
+        missed its time limit) is killed at once: it is still busy with the decision it was late
+        for, so telling it ``quit`` and waiting for it would only cost more time."""
+        if late:
+            _kill(self.proc)
         self.close()
-        return BotError(f"{self.who} {what}")
+        return (BotTimeout if late else BotError)(f"{self.who} {what}")
 
     def _send(self, message: dict[str, Any], awaiting: str | None = None) -> None:
         """Write one message; ``awaiting`` names the reply it asks for, so a bot that is gone
@@ -395,7 +406,9 @@ class ProtocolPlayer:
                     raise self._fail(f"sent a line longer than {MAX_LINE:,} bytes")
                 left = deadline - time.monotonic()
                 if left <= 0 or not selector.select(left):
-                    raise self._fail(f"took longer than {seconds:g} s to send {waiting_for}")
+                    raise self._fail(
+                        f"took longer than {seconds:g} s to send {waiting_for}", late=True
+                    )
                 chunk = os.read(stdout.fileno(), 65536)
                 if not chunk:
                     raise self._fail(f"{self._gone('output')} instead of sending {waiting_for}")
