@@ -74,6 +74,12 @@ MAX_LINE: Final = 1 << 20
 """The longest line either side may send (bytes)."""
 HANDSHAKE_TIME: Final = 10.0
 """Seconds a bot has to answer ``hello`` (starting an interpreter can take a while)."""
+REPLY_FIELDS: Final = {
+    "hello": frozenset({"type", "protocol", "name", "author", "version", "variants"}),
+    "action": frozenset({"type", "id", "action"}),
+}
+"""The fields each reply of a bot may have (its JSON Schema's ``additionalProperties: false``):
+replies are strict, as everything a client sends the web server is (web/protocol.py)."""
 
 
 class ProtocolError(FifteenTwoError):
@@ -365,6 +371,17 @@ class ProtocolPlayer:
         self.close()
         return (BotTimeout if late else BotError)(f"{self.who} {what}")
 
+    def _strict(self, reply: dict[str, Any], kind: str) -> None:
+        """A `BotError` if a ``kind`` reply has fields its schema does not allow."""
+        unknown = sorted(set(reply) - REPLY_FIELDS[kind])
+        if unknown:
+            allowed = ", ".join(sorted(REPLY_FIELDS[kind]))
+            article = "an" if kind.startswith("a") else "a"
+            raise self._fail(
+                f"sent {article} {kind} with unknown fields {_show(unknown)} "
+                f"(it may have only {allowed})"
+            )
+
     def _send(self, message: dict[str, Any], awaiting: str | None = None) -> None:
         """Write one message; ``awaiting`` names the reply it asks for, so a bot that is gone
         is reported the same whether the write or the read notices first."""
@@ -431,13 +448,14 @@ class ProtocolPlayer:
         reply = self._read(max(HANDSHAKE_TIME, self.move_time), "its hello")
         if reply.get("type") != "hello":
             raise self._fail(f"answered hello with {_show(reply.get('type'))}")
-        if reply.get("protocol") != PROTOCOL_VERSION:
+        if not _is_int(reply.get("protocol"), PROTOCOL_VERSION):  # 1.0 and true are not 1
             raise self._fail(
                 f"speaks protocol {_show(reply.get('protocol'))}, not {PROTOCOL_VERSION}"
             )
         name = reply.get("name")
         if not isinstance(name, str) or not name.strip():
             raise self._fail("gave no name in its hello")
+        self._strict(reply, "hello")
         self.info = {k: reply.get(k) for k in ("name", "author", "version", "variants")}
         self.name = _short(name, 60)
 
@@ -475,11 +493,18 @@ class ProtocolPlayer:
             awaiting="its action",
         )
         reply = self._read(self.move_time, "its action")
-        if reply.get("type") != "action" or reply.get("id") != ident:
+        answer = reply.get("id")
+        if reply.get("type") != "action" or (_is_int(answer) and answer != ident):
             raise self._fail(
                 f"answered decision {ident} with {_show(reply.get('type'))} "
-                f"(id {_show(reply.get('id'))}) instead of an action"
+                f"(id {_show(answer)}) instead of an action"
             )
+        if not _is_int(answer, ident):  # 7.0 and "7" are not 7 (nor true 1)
+            raise self._fail(
+                f"answered decision {ident} with id {_show(answer)}, which is not the integer "
+                f"{ident}"
+            )
+        self._strict(reply, "action")
         try:
             action = action_from_json(reply.get("action"))
         except ProtocolError as exc:
@@ -596,6 +621,14 @@ def serve(
             return 0
         # deal_end, game_end and unknown messages need no answer
     return 0
+
+
+def _is_int(value: object, expected: int | None = None) -> bool:
+    """Whether ``value`` is a JSON integer (``7.0`` and ``true`` are not), and ``expected``
+    if that is given."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return False
+    return expected is None or value == expected
 
 
 def _among(action: object, legal: Sequence[Action]) -> bool:
