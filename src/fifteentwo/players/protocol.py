@@ -569,6 +569,7 @@ def serve(
 
     player: Any = None
     rules: Rules | None = None
+    no_game = "decide before any new_game"  # why there is no game, while player is None
     # (Read at most one line more than the longest allowed: a line without end is not kept.)
     for line in iter(lambda: stdin.readline(MAX_LINE + 1), ""):
         if len(line) > MAX_LINE:
@@ -595,17 +596,25 @@ def serve(
                 }
             )
         elif kind == "new_game":
+            # The game before ends here, whether this one starts or not: a refused new_game
+            # leaves no game, so a decide after it is refused too, never answered for the game
+            # the host has left.
+            player = rules = None
             try:
-                rules = Rules.from_json(message["rules"])
-                seed = message.get("seed", 0)
-                player = make_player(seed if isinstance(seed, int) else 0)
-            except (KeyError, TypeError, RulesError, FifteenTwoError) as exc:
+                new_rules, seed = _new_game_settings(message)
+                player, rules = make_player(seed), new_rules
+            except (TypeError, RulesError, FifteenTwoError) as exc:
+                no_game = f"the last new_game was refused ({_short(str(exc), 200)})"
                 send({"type": "error", "message": f"bad new_game: {exc}"})
         elif kind == "decide":
             if player is None or rules is None:
-                send({"type": "error", "message": "decide before new_game"})
+                send({"type": "error", "message": f"no game: {no_game}"})
                 continue
             try:
+                if not _is_int(message.get("id")) or message["id"] < 1:
+                    raise ProtocolError(
+                        f"its id must be an integer of 1 or more, not {_show(message.get('id'))}"
+                    )
                 obs = observation_from_json(message["view"], rules, message["legal"])
                 if not obs.legal:
                     raise ProtocolError("no legal actions to choose from")
@@ -621,6 +630,32 @@ def serve(
             return 0
         # deal_end, game_end and unknown messages need no answer
     return 0
+
+
+def _new_game_settings(message: dict[str, Any]) -> tuple[Rules, int]:
+    """The rules and the seed a ``new_game`` gives, checked with its seat and player count
+    (each may be left out, but not wrong); a `FifteenTwoError` saying what is wrong."""
+    if "rules" not in message:
+        raise ProtocolError("it has no rules")
+    rules = Rules.from_json(message["rules"])
+    seed = message.get("seed", 0)
+    if not _is_int(seed):
+        raise ProtocolError(f"its seed must be an integer, not {_show(seed)}")
+    players = message.get("players", rules.players)
+    if not _is_int(players, rules.players):
+        raise ProtocolError(
+            f"it says {_show(players)} players, but its rules are for {rules.players}"
+        )
+    seat = message.get("seat", 0)
+    if not _is_int(seat) or not 0 <= seat < rules.players:
+        raise ProtocolError(
+            f"seat {_show(seat)} is no seat of a {rules.players}-player game "
+            f"(0 to {rules.players - 1})"
+        )
+    variant = message.get("variant", rules.name)
+    if not isinstance(variant, str):
+        raise ProtocolError(f"its variant must be a name, not {_show(variant)}")
+    return rules, seed
 
 
 def _is_int(value: object, expected: int | None = None) -> bool:
