@@ -22,7 +22,7 @@ from fifteentwo.cli import main
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.game import Game
 from fifteentwo.players import load_player
-from fifteentwo.players.guard import BotError, GuardedPlayer
+from fifteentwo.players.guard import BotError, BotTimeout, GuardedPlayer
 from fifteentwo.rules import find_rules
 
 TESTS = Path(__file__).parent
@@ -61,6 +61,7 @@ def decide_until_failure(spec: str, move_time: float = 0.3) -> BotError:
 def test_each_misdeed_is_one_named_error(kind: str, words: str) -> None:
     error = decide_until_failure(f"bots.bad:{kind}")
     assert str(error) == f"the bot (bots.bad:{kind}) {words}"
+    assert isinstance(error, BotTimeout) == words.startswith("took longer")
 
 
 @pytest.mark.skipif(COMPILED, reason="the compiled Count makes a bool an int when it is built")

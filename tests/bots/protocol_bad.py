@@ -1,7 +1,8 @@
 """A protocol bot that misbehaves in the way its first argument names (tests/test_protocol.py).
 
 It plays legally (the first legal action) until its third decision, then misbehaves; the modes
-that break the handshake do so at once. The marker argument lets a test find leftover processes.
+that break the handshake do so at once, ``hang`` (which claims two variants) and ``true-id`` at
+its first decision. The marker argument lets a test find leftover processes.
 """
 
 import json
@@ -22,10 +23,22 @@ def main(mode: str) -> None:
             if mode == "exit-at-hello":
                 sys.exit(0)
             hello = {"type": "hello", "protocol": 1, "name": "bad", "variants": ["short"]}
+            if mode == "hang":
+                hello["variants"] = ["short", "five-card"]
+            if mode == "hello-extra":
+                hello["engine_options"] = {"depth": 3}
+            if mode == "hello-float":
+                hello["protocol"] = 1.0
             print(json.dumps(hello), flush=True)
         elif msg["type"] == "decide":
             decisions += 1
             action = msg["legal"][0]
+            if mode == "hang":
+                time.sleep(3600)
+            if mode == "true-id":  # true == 1 in Python, but it is no integer
+                answer = {"type": "action", "id": True, "action": action}
+                print(json.dumps(answer), flush=True)
+                continue
             if decisions >= 3:
                 if mode == "crash":
                     raise SystemExit(7)
@@ -52,6 +65,14 @@ def main(mode: str) -> None:
                     time.sleep(3600)
                 if mode == "bool":
                     action = {"type": "count", "points": True}
+                if mode == "float-id":
+                    answer = {"type": "action", "id": float(msg["id"]), "action": action}
+                    print(json.dumps(answer), flush=True)
+                    continue
+                if mode == "extra-field":
+                    answer = {"type": "action", "id": msg["id"], "action": action, "note": "hi"}
+                    print(json.dumps(answer), flush=True)
+                    continue
             if mode == "chatter":
                 print("junk before the answer", flush=True)
             print(json.dumps({"type": "action", "id": msg["id"], "action": action}), flush=True)

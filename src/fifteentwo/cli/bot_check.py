@@ -7,6 +7,10 @@ up in the bot's own decisions or a cap is reached: a go with cards still held, a
 the middle of the play. Anything the bot gets wrong (a crash, garbage, an illegal action, a
 timeout, a bad handshake) is reported with the variant and the seed that shows it; the exit
 status is 1 when anything failed.
+
+A bot that misses its time limit is killed and reported, and the rest of that variant is
+skipped: every later game would only wait out another whole limit. So a hang costs one time
+limit per variant, and the other variants are still checked.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from fifteentwo.cli import UsageError
 from fifteentwo.game import Game
 from fifteentwo.observation import Observation
 from fifteentwo.players import load_player, play_game
-from fifteentwo.players.guard import DEFAULT_MOVE_TIME, BotError, check_move_time
+from fifteentwo.players.guard import DEFAULT_MOVE_TIME, BotError, BotTimeout, check_move_time
 from fifteentwo.players.protocol import ProtocolPlayer
 from fifteentwo.rules import find_rules, preset_names
 
@@ -96,6 +100,8 @@ class VariantReport:
     games: int = 0
     seen: dict[str, int] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
+    timed_out: bool = False
+    """The bot missed its time limit, and the rest of the variant was skipped."""
 
 
 class _Watched:
@@ -164,6 +170,14 @@ def play_variant(command: str, variant: str, games: int, move_time: float) -> Va
                 else:
                     seats.append(load_player("standard", seed * 10 + seat))
             game = play_game(rules, seats, seed)  # tells the bots their seats' events
+        except BotTimeout as exc:  # asked again, it would cost another whole time limit
+            report.failures.append(
+                f"seed {seed}: {exc} (the rest of {variant} is skipped: "
+                "a bot that misses its time limit is not waited for again)"
+            )
+            report.games += 1
+            report.timed_out = True
+            break
         except BotError as exc:
             report.failures.append(f"seed {seed}: {exc}")
             report.games += 1
@@ -217,6 +231,7 @@ def check_bot(command: str, games: int, move_time: float) -> dict[str, Any]:
                 "seen": {c: report.seen[c] for c in wanted if report.seen.get(c)},
                 "not_reached": [c for c in wanted if not report.seen.get(c)],
                 "failures": list(report.failures),
+                "timed_out": report.timed_out,
             }
         )
         problems += [f"{variant}, {failure}" for failure in report.failures]
@@ -234,7 +249,7 @@ def _print_report(result: dict[str, Any]) -> None:
     bot = result["bot"]
     if bot is None:
         for problem in result["problems"]:
-            console.print(f"FAIL {problem}", markup=False)
+            console.print(f"FAIL {problem}", markup=False, soft_wrap=True)
         return
     console.print(
         f"{bot['name']} {bot['version'] or ''} by {bot['author'] or '?'}: "
@@ -250,7 +265,7 @@ def _print_report(result: dict[str, Any]) -> None:
             report["variant"], str(report["games"]), seen or "-", str(len(report["failures"]))
         )
     console.print(table)
-    for problem in result["problems"]:
-        console.print(f"FAIL {problem}", markup=False)
+    for problem in result["problems"]:  # one line each, however wide the terminal
+        console.print(f"FAIL {problem}", markup=False, soft_wrap=True)
     if result["passed"]:
         console.print("PASS: no mistakes found")

@@ -33,6 +33,7 @@ __all__ = [
     "DEFAULT_MOVE_TIME",
     "MAX_MOVE_TIME",
     "BotError",
+    "BotTimeout",
     "GuardedPlayer",
     "check_move_time",
     "default_move_time",
@@ -51,6 +52,11 @@ _default = [DEFAULT_MOVE_TIME]
 
 class BotError(FifteenTwoError):
     """A loaded bot misbehaved; the message names the bot and what it did."""
+
+
+class BotTimeout(BotError):
+    """A loaded bot missed its time limit (it hung, or it is too slow): a caller that would ask
+    it again (``cribbage bot-check``) knows that asking costs another whole time limit."""
 
 
 class _TimeUp(BaseException):
@@ -108,7 +114,9 @@ class GuardedPlayer:
             with _quiet_stdout(), _no_exit():
                 action = _call_with_deadline(self.player.choose, obs, self.move_time)
         except _TimeUp:
-            raise BotError(f"{self.who} took longer than {self.move_time:g} s to decide") from None
+            raise BotTimeout(
+                f"{self.who} took longer than {self.move_time:g} s to decide"
+            ) from None
         except BotError:
             raise
         except KeyboardInterrupt:

@@ -53,7 +53,7 @@ from fifteentwo.actions import (
 from fifteentwo.cards import Card
 from fifteentwo.errors import CardError, FifteenTwoError, RulesError
 from fifteentwo.observation import Observation
-from fifteentwo.players.guard import BotError, check_move_time, default_move_time
+from fifteentwo.players.guard import BotError, BotTimeout, check_move_time, default_move_time
 from fifteentwo.rules import Rules
 
 __all__ = [
@@ -74,6 +74,12 @@ MAX_LINE: Final = 1 << 20
 """The longest line either side may send (bytes)."""
 HANDSHAKE_TIME: Final = 10.0
 """Seconds a bot has to answer ``hello`` (starting an interpreter can take a while)."""
+REPLY_FIELDS: Final = {
+    "hello": frozenset({"type", "protocol", "name", "author", "version", "variants"}),
+    "action": frozenset({"type", "id", "action"}),
+}
+"""The fields each reply of a bot may have (its JSON Schema's ``additionalProperties: false``):
+replies are strict, as everything a client sends the web server is (web/protocol.py)."""
 
 
 class ProtocolError(FifteenTwoError):
@@ -250,6 +256,12 @@ QUIT_TIME: Final = 1.0
 """Seconds a bot has to exit after ``quit`` before it is killed."""
 
 
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    """Kill a bot and everything it started at once, without ``quit`` (`_end` then reaps it)."""
+    with contextlib.suppress(OSError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
 def _end(proc: subprocess.Popen[bytes]) -> None:
     """End a bot: say ``quit`` and give it a moment, then kill whatever is left of it and reap
     it (no zombies), whatever state it is in.
@@ -350,9 +362,25 @@ class ProtocolPlayer:
 
     # --- the conversation ----------------------------------------------------------------------
 
-    def _fail(self, what: str) -> BotError:
+    def _fail(self, what: str, *, late: bool = False) -> BotError:
+        """The error naming what the bot did, the bot ended first. A ``late`` bot (one that
+        missed its time limit) is killed at once: it is still busy with the decision it was late
+        for, so telling it ``quit`` and waiting for it would only cost more time."""
+        if late:
+            _kill(self.proc)
         self.close()
-        return BotError(f"{self.who} {what}")
+        return (BotTimeout if late else BotError)(f"{self.who} {what}")
+
+    def _strict(self, reply: dict[str, Any], kind: str) -> None:
+        """A `BotError` if a ``kind`` reply has fields its schema does not allow."""
+        unknown = sorted(set(reply) - REPLY_FIELDS[kind])
+        if unknown:
+            allowed = ", ".join(sorted(REPLY_FIELDS[kind]))
+            article = "an" if kind.startswith("a") else "a"
+            raise self._fail(
+                f"sent {article} {kind} with unknown fields {_show(unknown)} "
+                f"(it may have only {allowed})"
+            )
 
     def _send(self, message: dict[str, Any], awaiting: str | None = None) -> None:
         """Write one message; ``awaiting`` names the reply it asks for, so a bot that is gone
@@ -395,7 +423,9 @@ class ProtocolPlayer:
                     raise self._fail(f"sent a line longer than {MAX_LINE:,} bytes")
                 left = deadline - time.monotonic()
                 if left <= 0 or not selector.select(left):
-                    raise self._fail(f"took longer than {seconds:g} s to send {waiting_for}")
+                    raise self._fail(
+                        f"took longer than {seconds:g} s to send {waiting_for}", late=True
+                    )
                 chunk = os.read(stdout.fileno(), 65536)
                 if not chunk:
                     raise self._fail(f"{self._gone('output')} instead of sending {waiting_for}")
@@ -418,13 +448,14 @@ class ProtocolPlayer:
         reply = self._read(max(HANDSHAKE_TIME, self.move_time), "its hello")
         if reply.get("type") != "hello":
             raise self._fail(f"answered hello with {_show(reply.get('type'))}")
-        if reply.get("protocol") != PROTOCOL_VERSION:
+        if not _is_int(reply.get("protocol"), PROTOCOL_VERSION):  # 1.0 and true are not 1
             raise self._fail(
                 f"speaks protocol {_show(reply.get('protocol'))}, not {PROTOCOL_VERSION}"
             )
         name = reply.get("name")
         if not isinstance(name, str) or not name.strip():
             raise self._fail("gave no name in its hello")
+        self._strict(reply, "hello")
         self.info = {k: reply.get(k) for k in ("name", "author", "version", "variants")}
         self.name = _short(name, 60)
 
@@ -462,11 +493,18 @@ class ProtocolPlayer:
             awaiting="its action",
         )
         reply = self._read(self.move_time, "its action")
-        if reply.get("type") != "action" or reply.get("id") != ident:
+        answer = reply.get("id")
+        if reply.get("type") != "action" or (_is_int(answer) and answer != ident):
             raise self._fail(
                 f"answered decision {ident} with {_show(reply.get('type'))} "
-                f"(id {_show(reply.get('id'))}) instead of an action"
+                f"(id {_show(answer)}) instead of an action"
             )
+        if not _is_int(answer, ident):  # 7.0 and "7" are not 7 (nor true 1)
+            raise self._fail(
+                f"answered decision {ident} with id {_show(answer)}, which is not the integer "
+                f"{ident}"
+            )
+        self._strict(reply, "action")
         try:
             action = action_from_json(reply.get("action"))
         except ProtocolError as exc:
@@ -531,6 +569,7 @@ def serve(
 
     player: Any = None
     rules: Rules | None = None
+    no_game = "decide before any new_game"  # why there is no game, while player is None
     # (Read at most one line more than the longest allowed: a line without end is not kept.)
     for line in iter(lambda: stdin.readline(MAX_LINE + 1), ""):
         if len(line) > MAX_LINE:
@@ -557,17 +596,25 @@ def serve(
                 }
             )
         elif kind == "new_game":
+            # The game before ends here, whether this one starts or not: a refused new_game
+            # leaves no game, so a decide after it is refused too, never answered for the game
+            # the host has left.
+            player = rules = None
             try:
-                rules = Rules.from_json(message["rules"])
-                seed = message.get("seed", 0)
-                player = make_player(seed if isinstance(seed, int) else 0)
-            except (KeyError, TypeError, RulesError, FifteenTwoError) as exc:
+                new_rules, seed = _new_game_settings(message)
+                player, rules = make_player(seed), new_rules
+            except (TypeError, RulesError, FifteenTwoError) as exc:
+                no_game = f"the last new_game was refused ({_short(str(exc), 200)})"
                 send({"type": "error", "message": f"bad new_game: {exc}"})
         elif kind == "decide":
             if player is None or rules is None:
-                send({"type": "error", "message": "decide before new_game"})
+                send({"type": "error", "message": f"no game: {no_game}"})
                 continue
             try:
+                if not _is_int(message.get("id")) or message["id"] < 1:
+                    raise ProtocolError(
+                        f"its id must be an integer of 1 or more, not {_show(message.get('id'))}"
+                    )
                 obs = observation_from_json(message["view"], rules, message["legal"])
                 if not obs.legal:
                     raise ProtocolError("no legal actions to choose from")
@@ -583,6 +630,40 @@ def serve(
             return 0
         # deal_end, game_end and unknown messages need no answer
     return 0
+
+
+def _new_game_settings(message: dict[str, Any]) -> tuple[Rules, int]:
+    """The rules and the seed a ``new_game`` gives, checked with its seat and player count
+    (each may be left out, but not wrong); a `FifteenTwoError` saying what is wrong."""
+    if "rules" not in message:
+        raise ProtocolError("it has no rules")
+    rules = Rules.from_json(message["rules"])
+    seed = message.get("seed", 0)
+    if not _is_int(seed):
+        raise ProtocolError(f"its seed must be an integer, not {_show(seed)}")
+    players = message.get("players", rules.players)
+    if not _is_int(players, rules.players):
+        raise ProtocolError(
+            f"it says {_show(players)} players, but its rules are for {rules.players}"
+        )
+    seat = message.get("seat", 0)
+    if not _is_int(seat) or not 0 <= seat < rules.players:
+        raise ProtocolError(
+            f"seat {_show(seat)} is no seat of a {rules.players}-player game "
+            f"(0 to {rules.players - 1})"
+        )
+    variant = message.get("variant", rules.name)
+    if not isinstance(variant, str):
+        raise ProtocolError(f"its variant must be a name, not {_show(variant)}")
+    return rules, seed
+
+
+def _is_int(value: object, expected: int | None = None) -> bool:
+    """Whether ``value`` is a JSON integer (``7.0`` and ``true`` are not), and ``expected``
+    if that is given."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return False
+    return expected is None or value == expected
 
 
 def _among(action: object, legal: Sequence[Action]) -> bool:
