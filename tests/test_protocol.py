@@ -265,7 +265,8 @@ def test_exec_specs_that_cannot_start_are_one_line() -> None:
     # before the read can notice (the race by which `-c pass` once lost its words in CI).
     hello_then_exit = (
         "import json, sys; sys.stdin.readline(); "
-        'print(json.dumps({"type": "hello", "protocol": 1, "name": "x"}), flush=True)'
+        'print(json.dumps({"type": "hello", "protocol": 1, "name": "x", "variants": ["short"]}),'
+        " flush=True)"
     )
     player = ProtocolPlayer(f"{sys.executable} -c '{hello_then_exit}'")
     player.proc.wait(timeout=10)

@@ -74,6 +74,17 @@ def test_an_action_reply_is_strict(mode: str, words: str) -> None:
             "(it may have only author, name, protocol, type, variants, version)",
         ),
         ("hello-float", "speaks protocol 1.0, not 1"),
+        (
+            "hello-no-variants",
+            "gave no variants in its hello: it must list the variants it plays, e.g. "
+            '"variants": ["standard"]',
+        ),
+        (
+            "hello-empty-variants",
+            "gave [] as its variants in its hello: it must list the variants it plays, e.g. "
+            '"variants": ["standard"]',
+        ),
+        ("hello-number-version", "gave 3 as its version: a string, if given"),
     ],
 )
 def test_a_hello_reply_is_strict(mode: str, words: str) -> None:

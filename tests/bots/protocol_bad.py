@@ -29,6 +29,12 @@ def main(mode: str) -> None:
                 hello["engine_options"] = {"depth": 3}
             if mode == "hello-float":
                 hello["protocol"] = 1.0
+            if mode == "hello-no-variants":
+                del hello["variants"]
+            if mode == "hello-empty-variants":
+                hello["variants"] = []
+            if mode == "hello-number-version":
+                hello["version"] = 3
             print(json.dumps(hello), flush=True)
         elif msg["type"] == "decide":
             decisions += 1

@@ -456,6 +456,20 @@ class ProtocolPlayer:
         if not isinstance(name, str) or not name.strip():
             raise self._fail("gave no name in its hello")
         self._strict(reply, "hello")
+        variants = reply.get("variants")
+        if (
+            not isinstance(variants, list)
+            or not variants
+            or not all(isinstance(v, str) and v for v in variants)
+        ):
+            what = "no variants" if variants is None else f"{_show(variants)} as its variants"
+            raise self._fail(
+                f"gave {what} in its hello: it must list the variants it plays, "
+                'e.g. "variants": ["standard"]'
+            )
+        for key in ("author", "version"):
+            if key in reply and not isinstance(reply[key], str):
+                raise self._fail(f"gave {_show(reply[key])} as its {key}: a string, if given")
         self.info = {k: reply.get(k) for k in ("name", "author", "version", "variants")}
         self.name = _short(name, 60)
 
