@@ -252,7 +252,7 @@ def _print_report(result: dict[str, Any]) -> None:
             console.print(f"FAIL {problem}", markup=False, soft_wrap=True)
         return
     console.print(
-        f"{bot['name']} {bot['version'] or ''} by {bot['author'] or '?'}: "
+        f"{' '.join(filter(None, (bot['name'], bot['version'])))} by {bot['author'] or '?'}: "
         f"claims {', '.join(bot['variants']) or 'nothing'}",
         markup=False,
     )
