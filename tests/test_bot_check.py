@@ -106,3 +106,14 @@ def test_a_handshake_that_hangs_is_a_bot_timeout(monkeypatch: pytest.MonkeyPatch
     with pytest.raises(BotTimeout, match=r"took longer than 0\.3 s to send its hello") as caught:
         ProtocolPlayer(silent, move_time=0.3)
     assert isinstance(caught.value, BotError)  # what every caller catches
+
+
+def test_the_command_may_be_given_as_an_exec_spec(capsys: pytest.CaptureFixture[str]) -> None:
+    """``exec:CMD`` is how `cribbage play` and the arena name a protocol bot; bot-check takes
+    the same spec as well as the bare command."""
+    command = shlex.join([sys.executable, str(BAD), "illegal", "x"])
+    assert main(["bot-check", "exec:" + command, "--games", "1", "--json"]) == 1
+    result = json.loads(capsys.readouterr().out)
+    assert result["bot"]["name"] == "bad" and [v["variant"] for v in result["variants"]] == [
+        "short"
+    ]

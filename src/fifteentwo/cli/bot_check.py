@@ -206,7 +206,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def check_bot(command: str, games: int, move_time: float) -> dict[str, Any]:
-    """The whole check as data: the bot's hello, each variant's report, every problem."""
+    """The whole check as data: the bot's hello, each variant's report, every problem.
+    ``command`` may be given as the player spec ``exec:CMD`` too (as `cribbage play` takes it)."""
+    command = command.removeprefix("exec:")
     try:
         probe = ProtocolPlayer(command, 0, move_time=move_time)
     except BotError as exc:
