@@ -36,7 +36,12 @@ def bad(
     return JSONResponse(error(code, message), status_code=status, headers=sent or None)
 
 
-STATUS_OF_REFUSAL: Final = {"too_large": 413, "unavailable": 503, "no_table": 404, "bad_request": 400}
+STATUS_OF_REFUSAL: Final = {
+    "too_large": 413,
+    "unavailable": 503,
+    "no_table": 404,
+    "bad_request": 400,
+}
 """The HTTP status of a `Refused` whose code says it, whatever the route."""
 
 
