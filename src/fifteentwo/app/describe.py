@@ -280,6 +280,15 @@ class Describer:
         claims = self.verb(event.seat, "claim", "claims")
         return f"{subject} ({cards}): {self.who(event.seat)} {claims} {event.claimed}."
 
+    def muggins_call(self, event: HandCounted) -> str:
+        """The muggins question about a claim short of its hand, asked by the claim alone (the
+        full-screen game's words; the web's): ``Muggins: Computer claims 4. Call muggins on
+        that count?``. The true count is said after the answer (`claim_verdict`)."""
+        claims = self.verb(event.seat, "claim", "claims")
+        return (
+            f"Muggins: {self.who(event.seat)} {claims} {event.claimed}. Call muggins on that count?"
+        )
+
     def muggins_question(self, event: HandCounted) -> str:
         """The muggins question about a claim that was wrong, for the seat that may take the
         difference: points the owner missed (too few claimed), or the excess of an over-claim

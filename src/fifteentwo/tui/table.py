@@ -403,9 +403,7 @@ class TableDrawing(AppState):
         yes_no = (NamedKey("y", "answer"), NamedKey("n", "answer"))
         if mode is Mode.MUGGINS and self._held is not None:
             held = self._held  # the claim alone: spot the miss (the count comes after)
-            text = Text(f"Muggins: {describer.who(held.seat)} claims {held.claimed}. ", style=bold)
-            text.append("Call muggins on that count? (y/n)", style=bold)
-            return text, yes_no
+            return Text(f"{describer.muggins_call(held)} (y/n)", style=bold), yes_no
         if mode is Mode.MUGGINS:
             points = obs.pending_claim or 0
             claims = [e for e in self.model.shown.values() if e.claimed != e.total]

@@ -37,11 +37,13 @@ from fifteentwo.actions import (
     Discard,
     Event,
     GameOver,
+    HandCounted,
     Muggins,
     Play,
 )
 from fifteentwo.app.coach import Coach, action_label
-from fifteentwo.app.describe import Describer
+from fifteentwo.app.counting import parse_count
+from fifteentwo.app.describe import Describer, refusal_sentence
 from fifteentwo.app.options import PlayOptions, check_level
 from fifteentwo.app.plain import GamePegs
 from fifteentwo.app.session import SaveConflict, SaveError, Session
@@ -53,7 +55,15 @@ from fifteentwo.store.sqlite import SQLiteStore
 from fifteentwo.web.bus import Bus, LocalBus
 from fifteentwo.web.metrics import Outage
 from fifteentwo.web.protocol import NewGameRequest
-from fifteentwo.web.view import action_json, event_json, muggins_json, observation_json
+from fifteentwo.web.view import (
+    action_json,
+    events_json,
+    held_claim,
+    log_lines,
+    muggins_json,
+    observation_json,
+    verdict_json,
+)
 
 __all__ = ["GameHub", "Listener", "Refused", "WebGame"]
 
@@ -229,21 +239,28 @@ class WebGame:
         remark: str | None = None,
         think_ms: float = 0.0,
         log: bool = False,
+        answered: HandCounted | None = None,
     ) -> dict[str, Any]:
-        """The ``state`` message for ``seat``: its view, and the new events it may see."""
+        """The ``state`` message for ``seat``: its view, and the new events it may see.
+        ``answered``: the short claim whose muggins question this step answered (its
+        ``claim_verdict`` comes first among the events: it was shown by its claim alone)."""
         s = self.session
         game = s.game
         describer = self.describer(seat)
         fronts, backs = self.pegs()
+        held = held_claim(game)
+        shown = events_json(events, describer, held)
+        if answered is not None and answered != held:
+            shown.insert(0, verdict_json(answered, describer))
         message: dict[str, Any] = {
             "type": "state",
             "game": self.game_id,
             "decision": self.decision,
-            "view": observation_json(obs := game.observation(seat)),
+            "view": observation_json(obs := game.observation(seat), held=held is not None),
             # (the events read only while a claim is pending: every message would read them all)
             "muggins": None
             if obs.pending_claim is None
-            else muggins_json(obs, game.events_for(seat), describer),
+            else muggins_json(obs, game.events_for(seat), describer, held),
             "names": s.names(),
             "levels": ["human" if st.human else st.level for st in s.seats],
             "variant": s.rules.name,
@@ -253,15 +270,15 @@ class WebGame:
             "pegs": {"front": fronts, "back": backs},
             "over": s.is_over,
             "finished": list(self.finished),
-            "events": [event_json(e, describer) for e in events],
+            "events": shown,
             "remark": remark,
             "think_ms": round(think_ms, 3),
         }
         if log:
             seen = game.events_for(seat)
-            message["log"] = describer.lines(seen)[-LOG_LINES:]
+            message["log"] = log_lines(seen, describer, held)[-LOG_LINES:]
             start = max((i for i, e in enumerate(seen) if isinstance(e, Dealt)), default=0)
-            message["recent"] = [event_json(e, describer) for e in seen[start:]]
+            message["recent"] = events_json(seen[start:], describer, held)
         return message
 
 
@@ -280,10 +297,22 @@ def to_action(data: Any) -> Action:
     if kind == "cut":
         return Cut(int(data.depth))
     if kind == "count":
-        return Count(int(data.points))
+        return Count(_count(data.points))
     if kind == "muggins":
         return Muggins(bool(data.take))
     raise Refused("bad_message", f"unknown action {kind!r}")
+
+
+def _count(points: int | str) -> int:
+    """A count as the client sent it: a number, or text read as the terminal reads a typed
+    count (`parse_count`: ``fourteen``, ``twenty-nine``, ``nothing``); text that is no count is
+    refused with ``bad_count`` and the parser's sentence (the page shows it by the box)."""
+    if isinstance(points, int):
+        return points
+    try:
+        return parse_count(points)
+    except ValueError as exc:
+        raise Refused("bad_count", refusal_sentence(str(exc))) from None
 
 
 class GameHub:
@@ -777,6 +806,8 @@ class GameHub:
         async with game.lock:
             session = game.session
             remark = None
+            # a short claim shown by its claim alone until this answer: its verdict comes next
+            answered = held_claim(session.game) if isinstance(action, Muggins) else None
             try:  # the session saves after every step
                 done = None
                 if not game.coach_on:  # the usual move: one trip to a worker
@@ -807,12 +838,12 @@ class GameHub:
             if not session.is_over and session.waiting_for is None:
                 # another process holds this turn's claim: its moves come from the store
                 await self._computers_on(game)
-                await self._broadcast(game, events, remark=remark, log=True)
+                await self._broadcast(game, events, remark=remark, log=True, answered=answered)
                 await self._announce(game)
                 return
             if session.is_over and any(isinstance(e, GameOver) for e in events):
                 await self._note_finished(game)
-            await self._broadcast(game, events, remark=remark, think_ms=think_ms)
+            await self._broadcast(game, events, remark=remark, think_ms=think_ms, answered=answered)
             await self._announce(game)
 
     def _act_if_current(
@@ -941,13 +972,17 @@ class GameHub:
         remark: str | None = None,
         think_ms: float = 0.0,
         log: bool = False,
+        answered: HandCounted | None = None,
     ) -> None:
-        """Send each listener the new state from its own seat (events redacted for it)."""
+        """Send each listener the new state from its own seat (events redacted for it;
+        ``answered``: `WebGame.state`)."""
         viewer = game.session.viewer
         for listener in list(game.listeners):
             seat = listener.seat
             mine = events if seat == viewer else game.session.game.events_for(seat, events)
-            message = game.state(seat, events=mine, remark=remark, think_ms=think_ms, log=log)
+            message = game.state(
+                seat, events=mine, remark=remark, think_ms=think_ms, log=log, answered=answered
+            )
             await listener.send(message)
 
     async def sweep(self) -> None:

@@ -92,10 +92,12 @@ class CutAction(_Strict):
 
 
 class CountAction(_Strict):
-    """Claim a show total (when counting by hand)."""
+    """Claim a show total (when counting by hand): a number, or the count as typed (``"14"``,
+    ``"fourteen"``, ``"twenty-nine"``; ``"nineteen"`` and ``"nothing"`` mean 0), read by the
+    terminal's parser (`fifteentwo.app.counting.parse_count`) when the action is made."""
 
     kind: Literal["count"]
-    points: int = Field(ge=0, le=29)
+    points: Annotated[int, Field(ge=0, le=29)] | Annotated[str, StringConstraints(max_length=40)]
 
 
 class MugginsAction(_Strict):

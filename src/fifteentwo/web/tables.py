@@ -27,7 +27,7 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any, Final
 
-from fifteentwo.actions import CHANCE, Action, Count, Event, GameOver
+from fifteentwo.actions import CHANCE, Action, Count, Event, GameOver, HandCounted
 from fifteentwo.app.coach import action_label
 from fifteentwo.app.describe import Describer
 from fifteentwo.app.options import check_level
@@ -60,7 +60,14 @@ from fifteentwo.web.talk import (
     speaker_id,
     visible_to,
 )
-from fifteentwo.web.view import event_json, muggins_json, observation_json
+from fifteentwo.web.view import (
+    events_json,
+    held_claim,
+    log_lines,
+    muggins_json,
+    observation_json,
+    verdict_json,
+)
 
 __all__ = ["SPECTATOR", "LiveTable", "TableHub"]
 
@@ -246,8 +253,9 @@ class TableHub:
         """The traceback of the sweep's last failure by a bug (said once while it repeats)."""
         """One change at a time per table in this process (the store's versions keep order
         between processes)."""
-        self.sent: dict[Listener, tuple[int, int]] = {}
-        """Per connection: the seed of the game it was last sent and how many events."""
+        self.sent: dict[Listener, tuple[int, int, HandCounted | None]] = {}
+        """Per connection: the seed of the game it was last sent, how many events, and the claim
+        then shown by its claim alone (`held_claim`), whose verdict it is sent once answered."""
         self._background: set[asyncio.Task[Any]] = set()
         self._refreshing: set[str] = set()
         self._refresh_again: set[str] = set()
@@ -701,26 +709,33 @@ class TableHub:
         describer = Describer(session.rules, session.names(), viewer)
         fronts, backs = table.pegs.read(game, session.rules.sides)
         start = max((i for i, e in enumerate(seen) if type(e).__name__ == "Dealt"), default=0)
+        held = held_claim(game)  # (shown to every seat and spectator by its claim alone)
         new: list[Event] = []
+        answered: HandCounted | None = None
         if listener is not None:
-            seed, count = self.sent.get(listener, (session.seed, len(seen)))
+            seed, count, was_held = self.sent.get(listener, (session.seed, len(seen), None))
             new = seen[count:] if seed == session.seed else seen[start:]
-            self.sent[listener] = (session.seed, len(seen))
+            if seed == session.seed and was_held is not None and was_held != held:
+                answered = was_held  # its muggins question was answered since: the verdict
+            self.sent[listener] = (session.seed, len(seen), held)
+        events = events_json(new, describer, held)
+        if answered is not None:
+            events.insert(0, verdict_json(answered, describer))
         message.update(
-            view=observation_json(obs),
-            muggins=muggins_json(obs, seen, describer),
+            view=observation_json(obs, held=held is not None),
+            muggins=muggins_json(obs, seen, describer, held),
             names=session.names(),
             levels=["human" if st.human else st.level for st in session.seats],
             variant=session.rules.name,
             waiting=seat != SPECTATOR and session.waiting_for == seat,
             pegs={"front": fronts, "back": backs},
             over=session.is_over,
-            events=[event_json(e, describer) for e in new],
+            events=events,
         )
         if log:
             message["talk"] = _talk_for(table, seat)
-            message["log"] = describer.lines(seen)[-LOG_LINES:]
-            message["recent"] = [event_json(e, describer) for e in seen[start:]]
+            message["log"] = log_lines(seen, describer, held)[-LOG_LINES:]
+            message["recent"] = events_json(seen[start:], describer, held)
         return message
 
     # --- joining ---------------------------------------------------------------------------------
@@ -756,7 +771,8 @@ class TableHub:
         table = self.tables.get(table_id) or table  # (the newest this process has)
         message = self.state(table, listener.seat, log=True)
         if table.session is not None:
-            self.sent[listener] = (table.session.seed, len(table.session.game.events))
+            game = table.session.game
+            self.sent[listener] = (table.session.seed, len(game.events), held_claim(game))
         return message
 
     async def leave(self, table_id: str, listener: Listener) -> None:

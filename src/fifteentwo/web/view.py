@@ -4,6 +4,12 @@ This is the only place engine values become wire values, so the no-leak guarante
 everything comes from ``Game.observation(seat)`` and ``Game.events_for(seat, ...)`` (the engine's
 own redaction), never from the game's private state. Scoring items and spoken counts come from
 the engine (`HandCounted.score`, `Scored.items`); the client never scores anything.
+
+Muggins, as at the terminal (docs/play.md, ``--manual-count``): while a seat decides whether to
+call muggins on a claim short of its hand (`held_claim`), every message shows that hand by its
+claim alone (`claim_json`, `log_lines`, `muggins_json`, ``pending_claim`` null): the miss must be
+spotted, not read. The true count and what was missed come after the answer (`verdict_json`).
+An over-claim is not held: the engine pegs the corrected total at once, in the open.
 """
 
 from __future__ import annotations
@@ -35,10 +41,21 @@ from fifteentwo.actions import (
 )
 from fifteentwo.app.describe import Describer
 from fifteentwo.cards import Card
-from fifteentwo.game import Observation
+from fifteentwo.game import Game, Observation
 from fifteentwo.scoring import ScoreItem, number_word
 
-__all__ = ["action_json", "card_json", "event_json", "muggins_json", "observation_json"]
+__all__ = [
+    "action_json",
+    "card_json",
+    "claim_json",
+    "event_json",
+    "events_json",
+    "held_claim",
+    "log_lines",
+    "muggins_json",
+    "observation_json",
+    "verdict_json",
+]
 
 
 def card_json(card: Card) -> str:
@@ -71,9 +88,10 @@ def action_json(action: Action) -> dict[str, Any]:
     raise TypeError(f"not an action: {action!r}")
 
 
-def observation_json(obs: Observation) -> dict[str, Any]:
+def observation_json(obs: Observation, *, held: bool = False) -> dict[str, Any]:
     """The seat's view. Legal actions are summarised (discard combinations are implied by the
-    hand and ``discard_count``) so a message stays small."""
+    hand and ``discard_count``) so a message stays small. ``held``: a short claim is being
+    judged (`held_claim`), so ``pending_claim`` (the points it missed) is not sent."""
     rules = obs.rules
     legal: dict[str, Any] = {}
     for action in obs.legal:
@@ -112,7 +130,7 @@ def observation_json(obs: Observation) -> dict[str, Any]:
         "hand_sizes": list(obs.hand_sizes),
         "shown": [[seat, crib, _cards(cards)] for seat, crib, cards in obs.shown],
         "legal": legal,
-        "pending_claim": obs.pending_claim,
+        "pending_claim": None if held else obs.pending_claim,
         "to_count": _cards(obs.to_count),
         "counting_crib": obs.counting_crib,
         "target": rules.target,
@@ -124,16 +142,43 @@ def observation_json(obs: Observation) -> dict[str, Any]:
     }
 
 
+def held_claim(game: Game) -> HandCounted | None:
+    """The hand whose muggins question is pending, when its claim was short of the true count:
+    until the question is answered, every seat and spectator sees it by its claim alone (as the
+    terminal game shows it: `Describer.claim_only`). None when no question is pending, or it is
+    about an over-claim (corrected in the open: the owner pegged the true total)."""
+    if game.pending_muggins is None:
+        return None
+    for event in reversed(game.events):  # (the claim is the last event or the one before)
+        if isinstance(event, HandCounted):
+            return event if event.claimed < event.total else None
+    return None
+
+
 def muggins_json(
-    obs: Observation, seen: Sequence[Event], describer: Describer
+    obs: Observation,
+    seen: Sequence[Event],
+    describer: Describer,
+    held: HandCounted | None = None,
 ) -> dict[str, Any] | None:
     """The pending muggins question of this seat, or None: the claim it is about (the last
-    hand counted), whether it missed points or over-claimed, and the sentence to ask."""
+    hand counted), whether it missed points or over-claimed, and the sentence to ask. A
+    ``held`` claim (`held_claim`) is asked about by its claim alone: ``points``, ``total`` and
+    ``over`` are null and the prompt names only the claim."""
     if obs.pending_claim is None:
         return None
     claim = next((e for e in reversed(seen) if isinstance(e, HandCounted)), None)
     if claim is None or claim.claimed == claim.total:
         return None
+    if held is not None and claim == held:
+        return {
+            "points": None,
+            "seat": claim.seat,
+            "claimed": claim.claimed,
+            "total": None,
+            "over": None,
+            "prompt": describer.muggins_call(claim),
+        }
     return {
         "points": obs.pending_claim,
         "seat": claim.seat,
@@ -142,6 +187,60 @@ def muggins_json(
         "over": claim.claimed > claim.total,
         "prompt": describer.muggins_question(claim),
     }
+
+
+def claim_json(event: HandCounted, describer: Describer) -> dict[str, Any]:
+    """A held claim (`held_claim`) as it is shown while muggins is decided: the cards and the
+    claim; the total, the items and the spoken count null, the sentence `Describer.claim_only`."""
+    out = event_json(event, describer)
+    out.update(text=describer.claim_only(event), total=None, items=None, say=None)
+    return out
+
+
+def verdict_json(event: HandCounted, describer: Describer) -> dict[str, Any]:
+    """A held claim once its muggins question is answered (``claim_verdict``): the hand counted
+    in full (as ``hand_counted``), said as `Describer.claim_verdict` (what was missed, and the
+    true count)."""
+    out = event_json(event, describer)
+    out.update(type="claim_verdict", text=describer.claim_verdict(event))
+    return out
+
+
+def _held_at(events: Sequence[Event], held: HandCounted | None) -> int:
+    """Where ``held`` is in ``events`` (only the last hand counted can be it), else -1."""
+    if held is None:
+        return -1
+    for i in range(len(events) - 1, -1, -1):
+        if isinstance(events[i], HandCounted):
+            return i if events[i] == held else -1
+    return -1
+
+
+def events_json(
+    events: Sequence[Event], describer: Describer, held: HandCounted | None = None
+) -> list[dict[str, Any]]:
+    """`event_json` of each event, the ``held`` claim (`held_claim`) by its claim alone."""
+    at = _held_at(events, held)
+    return [
+        claim_json(e, describer)
+        if i == at and isinstance(e, HandCounted)
+        else event_json(e, describer)
+        for i, e in enumerate(events)
+    ]
+
+
+def log_lines(
+    events: Sequence[Event], describer: Describer, held: HandCounted | None = None
+) -> list[str]:
+    """`Describer.lines`, the ``held`` claim (`held_claim`) said by its claim alone."""
+    at = _held_at(events, held)
+    out = []
+    for i, event in enumerate(events):
+        if i == at and isinstance(event, HandCounted):
+            out.append(describer.claim_only(event))
+        elif text := describer.describe(event):
+            out.append(text)
+    return out
 
 
 def event_json(event: Event, describer: Describer) -> dict[str, Any]:

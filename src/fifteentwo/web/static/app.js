@@ -194,6 +194,7 @@ async function receive(msg) {
     if (ended) game.overEvent = ended;
     else if (!msg.over) game.overEvent = null;
     if (!first && msg.events.length) await animate(msg.events);
+    if (first || msg.decision !== game.state.decision) { $("count-input").value = ""; countError(""); }
     game.dealing = msg.events.some((e) => e.type === "dealt") && factor() > 0;
     game.state = msg;
     game.busy = false;
@@ -238,6 +239,7 @@ async function receive(msg) {
       return;
     }
     if (msg.code === "slow_down") { talkRefused(msg.message); return; }
+    if (msg.code === "bad_count") { countError(msg.message); renderControls(); return; }  // by the box
     $("status-line").textContent = msg.message;
     if (msg.code === "stale") send({ type: "state" });
     if (msg.code === "busy") {  // held by a process that is shutting down: ask again shortly
@@ -521,8 +523,9 @@ function renderControls() {
     const what = v.counting_crib ? "your crib" : "your hand";
     prompt = `Count ${what}: ${v.to_count.map(cardShort).join(" ")} with ${cardShort(v.starter)}`;
   } else if (s.waiting && legal.muggins) {
-    // the server's sentence: points missed, or the excess of an over-claim (web/view.py muggins_json)
-    prompt = s.muggins ? s.muggins.prompt : `Muggins: take the ${v.pending_claim} points?`;
+    // the server's sentence (web/view.py muggins_json): a short claim by the claim alone (spot
+    // the miss: the count comes after the answer), or the excess of an over-claim
+    prompt = s.muggins ? s.muggins.prompt : "Muggins: call muggins on that count?";
   }
   else if (s.waiting && legal.cut) prompt = "Cut the pack";
   else if (watching()) prompt = `Watching: ${seatName(v.to_move ?? 0)} to move`;
@@ -530,6 +533,12 @@ function renderControls() {
   $("prompt").textContent = prompt;
   $("status-line").textContent = statusText(v);
   if (s.waiting && legal.count) renderCountCards(v);
+}
+
+// A count the server could not read (bad_count), said by the box; "" clears it.
+function countError(text) {
+  $("count-error").textContent = text;
+  $("count-error").hidden = !text;
 }
 
 function renderCountCards(v) {
@@ -579,7 +588,7 @@ async function animate(events) {
   const fronts = [...game.state.pegs.front], backs = [...game.state.pegs.back];
   for (const e of events) {
     log(e.text);
-    if (factor() === 0 && e.type !== "hand_counted") continue;
+    if (factor() === 0 && e.type !== "hand_counted" && e.type !== "claim_verdict") continue;
     switch (e.type) {
       case "card_played": {
         pile.push(e.card);
@@ -616,6 +625,7 @@ async function animate(events) {
         break;
       }
       case "hand_counted":
+      case "claim_verdict":  // a claim shown alone while muggins was decided, now counted in full
         await showCount(e);
         break;
       case "dealt":
@@ -646,13 +656,17 @@ function lightPile(items) {
   for (const el of $("pile").querySelectorAll(".card")) el.classList.toggle("lit", lit.has(el.dataset.card));
 }
 
-// The show, hand by hand: each scoring combination lit in turn, the count said in words.
+// The show, hand by hand: each scoring combination lit in turn, the count said in words. A hand
+// whose muggins question is pending comes with its claim alone (total null: spot the miss); its
+// full count follows the answer (claim_verdict).
 async function showCount(e) {
   const box = $("show");
   const mine = game.state && e.seat === game.state.view.seat;
   const owner = mine ? "Your" : `${seatName(e.seat)}'s`;
   const whose = `${owner} ${e.crib ? "crib" : "hand"}`;
-  $("show-title").textContent = `${whose}: ${e.total}` + (e.claimed !== e.total ? ` (claimed ${e.claimed})` : "");
+  const held = e.total === null;
+  $("show-title").textContent = held ? `${whose}: claims ${e.claimed}`
+    : `${whose}: ${e.total}` + (e.claimed !== e.total ? ` (claimed ${e.claimed})` : "");
   const cards = $("show-cards");
   cards.innerHTML = "";
   for (const c of e.cards) cards.append(cardElement(c));
@@ -662,12 +676,13 @@ async function showCount(e) {
   box.hidden = false;
   const say = $("show-say");
   say.textContent = "";
-  if (store.get("speak", false) && "speechSynthesis" in window && e.items.length) {
+  if (held) say.textContent = e.text ?? `claims ${e.claimed}`;
+  if (!held && store.get("speak", false) && "speechSynthesis" in window && e.items.length) {
     speechSynthesis.speak(new SpeechSynthesisUtterance(e.say));
   }
   let running = 0;
   const instant = factor() === 0;
-  if (!instant) {
+  if (!instant && !held) {
     const words = e.say.split(", ");
     e.items.forEach((item, i) => { item.upto = Math.ceil(((i + 1) * words.length) / e.items.length); });
     for (const item of e.items) {
@@ -680,8 +695,10 @@ async function showCount(e) {
     }
     for (const el of cards.querySelectorAll(".card")) el.classList.remove("lit");
   }
-  say.textContent = e.total ? e.say : "nineteen (nothing)";
-  if (e.claimed !== e.total) say.textContent += ` — ${e.total}, claimed ${e.claimed}`;
+  if (!held) {
+    say.textContent = e.total ? e.say : "nineteen (nothing)";
+    if (e.claimed !== e.total) say.textContent += ` — ${e.total}, claimed ${e.claimed}`;
+  }
   if (instant) { await Promise.resolve(); box.hidden = true; return; }
   await new Promise((resolve) => {
     const next = $("show-next");
@@ -786,11 +803,14 @@ function bindControls() {
     }
   };
   $("btn-go").onclick = () => act({ kind: "go" });
+  // The count as typed, digits or words ("14", "fourteen", "nothing"): the server reads it with
+  // the terminal's parser (parse_count) and answers bad_count, shown by the box, if it is none.
   $("btn-count").onclick = () => {
-    const n = Number.parseInt($("count-input").value, 10);
-    if (Number.isInteger(n)) { act({ kind: "count", points: n }); $("count-input").value = ""; }
+    countError("");
+    act({ kind: "count", points: $("count-input").value.trim().slice(0, 40) });
   };
   $("count-input").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); $("btn-count").click(); } });
+  $("count-input").addEventListener("input", () => countError(""));
   $("btn-muggins-take").onclick = () => act({ kind: "muggins", take: true });
   $("btn-muggins-leave").onclick = () => act({ kind: "muggins", take: false });
   $("btn-cut").onclick = () => {
