@@ -3,13 +3,14 @@ a reload mid-play, the review and history pages, and the table at phone and desk
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from fifteentwo.cards import Card
+from fifteentwo.cards import DECK, Card
 from fifteentwo.scoring import score_hand
 
 pytestmark = pytest.mark.browser
@@ -345,4 +346,51 @@ def test_drag_cards_to_lay_away_and_play(page: Any, server: str) -> None:
         )
         wait_ready(page)
         assert page.locator("#hand button.card").count() < held
+    assert not page.errors
+
+
+def test_a_refused_move_is_said_beside_the_controls(page: Any, server: str) -> None:
+    """Found in review: the reason the server gave for refusing a move was written to the
+    status line, which the controls' redraw replaced at once, so the page said nothing. Here
+    the first lay-away is changed on its way to the server into two cards not in the hand."""
+    hand: list[str] = []
+    changed: list[dict[str, Any]] = []
+
+    def route(ws: Any) -> None:
+        to_server = ws.connect_to_server()
+
+        def forward(message: str | bytes) -> None:
+            data = json.loads(message) if isinstance(message, str) else None
+            action = (data or {}).get("action") or {}
+            if (
+                not changed
+                and data
+                and data.get("type") == "act"
+                and action.get("kind") == "discard"
+            ):
+                others = [c.short for c in DECK if c.short not in hand]
+                data["action"]["cards"] = others[: len(action["cards"])]
+                changed.append(data)
+                message = json.dumps(data)
+            to_server.send(message)
+
+        ws.on_message(forward)
+
+    page.route_web_socket("**/ws", route)
+    start(page, server, "standard")
+    hand.extend(str(c.get_attribute("data-card")) for c in page.locator("#hand .card").all())
+    decision = page.get_attribute("#page-game", "data-decision")
+    take_turn(page)
+    page.wait_for_selector("#act-error:not([hidden])")
+    wait_ready(page)
+    page.wait_for_timeout(300)  # (any redraw that would clear it has come by now)
+    said = page.inner_text("#act-error")
+    assert changed and "not legal" in said, said
+    assert page.get_attribute("#page-game", "data-decision") == decision  # nothing applied
+    assert page.locator("#hand button.card.selected").count() == 2  # (the choice is kept)
+    page.click("#btn-discard")  # the real lay-away now: taken, and the reason is gone
+    page.wait_for_function(
+        "(d) => document.getElementById('page-game').dataset.decision !== d", arg=decision
+    )
+    assert not visible(page, "#act-error")
     assert not page.errors

@@ -114,6 +114,7 @@ function act(action) {
     return;
   }
   game.busy = true;
+  actError("");
   game.unsent = { type: "act", decision: game.state.decision, action, tries: 0 };  // issue 35
   send({ type: "act", decision: game.state.decision, action });
   if (action.kind === "play") {  // the card leaves the hand at once (it is on its way to the pile)
@@ -194,7 +195,9 @@ async function receive(msg) {
     if (ended) game.overEvent = ended;
     else if (!msg.over) game.overEvent = null;
     if (!first && msg.events.length) await animate(msg.events);
-    if (first || msg.decision !== game.state.decision) { $("count-input").value = ""; countError(""); }
+    if (first || msg.decision !== game.state.decision) {
+      $("count-input").value = ""; countError(""); actError("");
+    }
     game.dealing = msg.events.some((e) => e.type === "dealt") && factor() > 0;
     game.state = msg;
     game.busy = false;
@@ -240,7 +243,7 @@ async function receive(msg) {
     }
     if (msg.code === "slow_down") { talkRefused(msg.message); return; }
     if (msg.code === "bad_count") { countError(msg.message); renderControls(); return; }  // by the box
-    $("status-line").textContent = msg.message;
+    actError(msg.message);  // (beside the controls: the status line is redrawn at once)
     if (msg.code === "stale") send({ type: "state" });
     if (msg.code === "busy") {  // held by a process that is shutting down: ask again shortly
       const ws = game.ws;
@@ -539,6 +542,13 @@ function renderControls() {
 function countError(text) {
   $("count-error").textContent = text;
   $("count-error").hidden = !text;
+}
+
+// Why the server refused a move or a take-back (not your turn, not legal, cannot take back),
+// under the controls until the game moves on or another move is sent; "" clears it.
+function actError(text) {
+  $("act-error").textContent = text;
+  $("act-error").hidden = !text;
 }
 
 function renderCountCards(v) {
