@@ -218,3 +218,24 @@ def test_the_engine_refuses_a_decide_whose_id_is_not_an_integer() -> None:
     assert replies[2]["message"].endswith("not True")
     assert replies[3]["message"].endswith("not 0")
     assert replies[4]["id"] == 8
+
+
+def test_the_engine_answers_no_decide_after_game_end() -> None:
+    """A decide after ``game_end`` was answered for the game that had ended; until the next
+    ``new_game`` it is refused, and the next game is played as usual."""
+    game_end = '{"type":"game_end","scores":[121,97],"winner":0}'
+    replies = engine(
+        '{"type":"hello","protocol":1}',
+        new_game(),
+        decide(1),
+        game_end,
+        decide(2),
+        new_game(),
+        decide(3),
+        '{"type":"quit"}',
+    )
+    assert [r["type"] for r in replies] == ["hello", "action", "error", "action"]
+    assert replies[2]["message"] == (
+        "no game: the game ended (game_end): decide after the next new_game"
+    )
+    assert replies[3]["id"] == 3

@@ -640,9 +640,12 @@ def serve(
                 send({"type": "error", "message": f"cannot decide: {exc}"})
             except Exception as exc:  # a view no game could reach may break a player: say so
                 send({"type": "error", "message": f"cannot decide: {type(exc).__name__}: {exc}"})
+        elif kind == "game_end":  # no answer; a decide until the next new_game is refused
+            player = rules = None
+            no_game = "the game ended (game_end): decide after the next new_game"
         elif kind == "quit":
             return 0
-        # deal_end, game_end and unknown messages need no answer
+        # deal_end and unknown messages need no answer
     return 0
 
 
