@@ -545,6 +545,7 @@ class ProtocolPlayer:
                 }
                 message.update(revealed_json(self._deal_events))
                 self._deal_events = []
+                self._game_number = -1  # the next decision is of a new game: new_game first
                 self._notify(message)
 
     def _notify(self, message: dict[str, Any]) -> None:
