@@ -584,3 +584,25 @@ def test_plain_accepts_number_words_for_a_count(fifteentwo_data_dir: Path) -> No
 @pytest.mark.parametrize(("lo", "hi", "said"), [(1, 6, "1-6"), (1, 1, "1"), (4, 4, "4")])
 def test_choice_ranges_never_say_1_1(lo: int, hi: int, said: str) -> None:
     assert choice_range(lo, hi) == said
+
+
+def test_last_repeats_the_last_show(fifteentwo_data_dir: Path) -> None:
+    """The show is said once and scrolls away; 'last' says it again (the full-screen game
+    keeps a log). Before any show there is nothing to repeat."""
+    calls: list[str] = []
+
+    def lay_away(prompt: str, refusals: int) -> str:
+        calls.append(prompt)
+        return "last" if len(calls) in (1, 3) else "#1 #2"
+
+    answerer = Answerer({"Lay away": lay_away}, stop_after=40)
+    options = PlayOptions(variant="standard", seed=4, **GREEDY)
+    played = play_in_process(options, fifteentwo_data_dir, answerer)
+    text = played.transcript
+    assert "No hand has been counted yet in this game." in text
+    blocks = text.split("Lay away 2 cards")
+    first_deal, asked_again = blocks[2], blocks[3]  # (the deal's show, then 'last' at deal 2)
+    shown = [line for line in first_deal.splitlines() if "(" in line and ")" in line]
+    counted = [line for line in shown if re.search(r"\b(hand|crib) \(", line)]
+    repeated = [line for line in asked_again.splitlines() if line.strip()][1:]
+    assert counted and repeated[: len(counted)] == counted, (counted, repeated)

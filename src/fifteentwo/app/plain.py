@@ -65,6 +65,7 @@ _COMMANDS_HELP = (
     "At any question: '?' or 'help' explains it, 'hand' shows your cards, "
     "'score' or 'board' shows the pegboard, 'rules' shows the rules, "
     "'hint' shows the expert's best choice and why ('hints': the three best), "
+    "'last' repeats the last show (the hands and crib counted), "
     "'undo' takes back your last decision (not when counting by hand with muggins), "
     "'q' or 'quit' saves the game and stops (type 'queen' or 'qh' for a queen)."
 )
@@ -508,6 +509,26 @@ class PlainGame:
             elif isinstance(event, MatchOver) and self.session.rules.match_games > 1:
                 self.say("The match is over.")
 
+    def _repeat_show(self, seat: int) -> None:
+        """The last show said again (each hand and crib counted in the latest deal that had
+        one), as ``seat`` saw it; a claim waiting for a muggins answer still by its claim
+        alone. Said at the terminal once, it scrolls away: the full-screen game keeps a log."""
+        assert self.describer is not None and self.session is not None
+        seen = self.session.game.events_for(seat)
+        counted = [i for i, e in enumerate(seen) if isinstance(e, HandCounted)]
+        if not counted:
+            self.say("No hand has been counted yet in this game.")
+            return
+        start = max((i for i in range(counted[-1]) if isinstance(seen[i], Dealt)), default=0)
+        held = self._held_count
+        for event in seen[start : counted[-1] + 1]:
+            if not isinstance(event, HandCounted):
+                continue
+            held_now = held is not None and event == held
+            text = self.describer.claim_only(event) if held_now else self.describer.describe(event)
+            if text:
+                self.say(text)
+
     def _muggins_event(self, events: Sequence[Event]) -> HandCounted | None:
         """The miscounted hand a person at this keyboard is about to judge (muggins), if the
         session now waits for that: shown by its claim only, so the miss must be spotted."""
@@ -600,6 +621,8 @@ class PlainGame:
                 self._show_hand(obs, force=True, full=True)
             elif low in ("score", "board", "scores"):
                 self.say(self.board())
+            elif low in ("last", "last show"):
+                self._repeat_show(obs.seat)
             elif low == "rules":
                 self.say(rules_plain())
             elif low in ("hint", "hints"):
