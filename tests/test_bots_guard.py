@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from bot_games import play_out
 from fifteentwo import COMPILED
 from fifteentwo.cli import main
 from fifteentwo.errors import FifteenTwoError
@@ -30,19 +31,10 @@ TESTS = Path(__file__).parent
 
 def decide_until_failure(spec: str, move_time: float = 0.3) -> BotError:
     """Play a short game with the bot in seat 0 until the guard stops it."""
-    game = Game(find_rules("short"), seed=5)
     bot = load_player(spec, 1, move_time=move_time)
-    other = load_player("random", 2)
     assert isinstance(bot, GuardedPlayer)
     with pytest.raises(BotError) as caught:
-        while not game.is_over:
-            seat = game.to_move
-            if seat == -1:
-                game.apply(game.sample_chance())
-                continue
-            assert seat is not None
-            player = bot if seat == 0 else other
-            game.apply(player.choose(game.observation(seat)))
+        play_out(bot, seed=5, other_seed=2)
     return caught.value
 
 

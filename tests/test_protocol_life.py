@@ -16,11 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from bot_games import PLAY_LEGAL, PLAY_VIEW, play_out
 from fifteentwo.app.options import check_level
 from fifteentwo.cli import build_parser
 from fifteentwo.errors import FifteenTwoError
-from fifteentwo.game import Game
-from fifteentwo.players import load_player
 from fifteentwo.players.guard import BotError
 from fifteentwo.players.protocol import ProtocolPlayer, check_command
 from fifteentwo.rules import find_rules
@@ -118,26 +117,12 @@ def test_a_wrapper_scripts_children_end_with_the_bot(tmp_path: Path) -> None:
     assert leftovers(marker) == []
 
 
-def play_short(bot: ProtocolPlayer) -> None:
-    """A game to 61 with ``bot`` in seat 0 against the random level."""
-    game = Game(find_rules("short"), seed=2)
-    other = load_player("random", 1)
-    while not game.is_over:
-        seat = game.to_move
-        if seat == -1:
-            game.apply(game.sample_chance())
-            continue
-        assert seat is not None
-        player = bot if seat == 0 else other
-        game.apply(player.choose(game.observation(seat)))
-
-
 def test_a_line_that_is_not_json_is_quoted_as_text() -> None:
     """The docs' words: ``sent a line that is not JSON: 'hello'`` (not ``b'hello'``)."""
     bot = ProtocolPlayer(shlex.join([sys.executable, str(BOTS / "protocol_bad.py"), "garbage"]))
     try:
         with pytest.raises(BotError) as caught:
-            play_short(bot)
+            play_out(bot)
     finally:
         bot.close()
     assert str(caught.value).endswith("sent a line that is not JSON: 'this is not json'")
@@ -160,29 +145,7 @@ def test_the_engine_answers_views_no_game_reaches_with_errors(level: str) -> Non
     """A host with a bug may send a view no game can reach: the engine says it cannot decide
     (it died with an internal error), and never answers with an action outside ``legal``."""
     rules = find_rules("standard").to_json()
-    view = {
-        "seat": 1,
-        "phase": "play",
-        "to_move": 1,
-        "dealer": 1,
-        "scores": [0, 0],
-        "match_points": [0, 0],
-        "game_number": 1,
-        "hand": ["AD", "2C", "3D", "7H"],
-        "kept": ["AD", "2C", "3D", "7H"],
-        "discards": ["TD", "KS"],
-        "starter": "4D",
-        "pile": ["5S"],
-        "count": 5,
-        "played": [[0, "5S"]],
-        "passed": [False, False],
-        "hand_sizes": [3, 4],
-        "shown": [],
-        "pending_claim": None,
-        "to_count": [],
-        "counting_crib": False,
-    }
-    legal = [{"type": "play", "card": c} for c in ("AD", "2C", "3D", "7H")]
+    view, legal = PLAY_VIEW, PLAY_LEGAL
 
     def decide(ident: int, changes: dict[str, object], moves: object = legal) -> str:
         message = {"type": "decide", "id": ident, "view": {**view, **changes}, "legal": moves}
@@ -239,7 +202,7 @@ def test_a_bot_gone_by_a_signal_or_a_closed_output_is_named_so(mode: str, words:
     bot = ProtocolPlayer(shlex.join([sys.executable, str(BOTS / "protocol_bad.py"), mode]))
     try:
         with pytest.raises(BotError) as caught:
-            play_short(bot)
+            play_out(bot)
     finally:
         bot.close()
     assert str(caught.value).endswith(words)

@@ -14,9 +14,8 @@ from typing import Any
 
 import pytest
 
+from bot_games import PLAY_LEGAL, PLAY_VIEW, play_out
 from fifteentwo.cli import main
-from fifteentwo.game import Game
-from fifteentwo.players import load_player
 from fifteentwo.players.guard import BotError
 from fifteentwo.players.protocol import ProtocolPlayer
 from fifteentwo.rules import find_rules
@@ -26,20 +25,6 @@ BAD = Path(__file__).parent / "bots" / "protocol_bad.py"
 
 def bad_bot(mode: str) -> str:
     return shlex.join([sys.executable, str(BAD), mode])
-
-
-def play_short(bot: ProtocolPlayer) -> None:
-    """A game to 61 with ``bot`` in seat 0 against the random level."""
-    game = Game(find_rules("short"), seed=2)
-    other = load_player("random", 1)
-    while not game.is_over:
-        seat = game.to_move
-        if seat == -1:
-            game.apply(game.sample_chance())
-            continue
-        assert seat is not None
-        player = bot if seat == 0 else other
-        game.apply(player.choose(game.observation(seat)))
 
 
 @pytest.mark.parametrize(
@@ -58,7 +43,7 @@ def test_an_action_reply_is_strict(mode: str, words: str) -> None:
     bot = ProtocolPlayer(bad_bot(mode), move_time=10)
     try:
         with pytest.raises(BotError) as caught:
-            play_short(bot)
+            play_out(bot)
     finally:
         bot.close()
     assert str(caught.value).startswith("the bot (exec:")  # the command, cut when long
@@ -109,33 +94,9 @@ def test_bot_check_counts_a_float_id_as_the_bots_mistake(
 
 # --- the engine's side -------------------------------------------------------------------------
 
-VIEW: dict[str, Any] = {
-    "seat": 1,
-    "phase": "play",
-    "to_move": 1,
-    "dealer": 1,
-    "scores": [0, 0],
-    "match_points": [0, 0],
-    "game_number": 1,
-    "hand": ["AD", "2C", "3D", "7H"],
-    "kept": ["AD", "2C", "3D", "7H"],
-    "discards": ["TD", "KS"],
-    "starter": "4D",
-    "pile": ["5S"],
-    "count": 5,
-    "played": [[0, "5S"]],
-    "passed": [False, False],
-    "hand_sizes": [3, 4],
-    "shown": [],
-    "pending_claim": None,
-    "to_count": [],
-    "counting_crib": False,
-}
-LEGAL = [{"type": "play", "card": c} for c in ("AD", "2C", "3D", "7H")]
-
 
 def decide(ident: object) -> str:
-    return json.dumps({"type": "decide", "id": ident, "view": VIEW, "legal": LEGAL})
+    return json.dumps({"type": "decide", "id": ident, "view": PLAY_VIEW, "legal": PLAY_LEGAL})
 
 
 def new_game(**changes: object) -> str:
