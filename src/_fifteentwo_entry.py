@@ -24,22 +24,71 @@ def _interrupt_again(unraisable: sys.UnraisableHookArgs) -> None:
     it in the hook, where it is dropped again: a thread of its own asks); anything else is
     reported as the interpreter reports it."""
     if isinstance(unraisable.exc_value, KeyboardInterrupt):
+        _listen()
         with contextlib.suppress(RuntimeError):  # (no new thread at the interpreter's exit)
             _thread.start_new_thread(_press_again, ())
         return
     sys.__unraisablehook__(unraisable)
 
 
-def _press_again() -> None:
-    """Ctrl-C once more, to the main thread (a read it waits in ends, as for a real one).
-    (`signal` is imported here, not at the start: the less this module loads before `main`'s
-    ``try``, the less of the start a Ctrl-C can land in unguarded.)"""
-    import signal
+_heard: list[bool] = []
+"""Set once the Ctrl-C pressed again reached the program (`_listen`)."""
 
-    if hasattr(signal, "pthread_kill"):
-        signal.pthread_kill(_main_thread[0], signal.SIGINT)
-    else:  # (Windows)
-        _thread.interrupt_main()
+
+def _listen() -> None:
+    """Until the Ctrl-C pressed again reaches the program, a SIGINT handler (in front of the
+    one in place) notes that it did: a press can be lost (one that lands while the main thread
+    is still in this hook, or just before it starts a read that then waits), and
+    `_press_again` presses until one is heard. Only the main thread may set handlers; from
+    another, one press is all there is."""
+    import signal
+    from types import FrameType
+
+    _heard.clear()
+    before = signal.getsignal(signal.SIGINT)
+
+    def heard(signum: int, frame: FrameType | None) -> None:
+        if _in_hook(frame):
+            return  # raised here it would be dropped again: the next press comes
+        _heard.append(True)
+        signal.signal(signal.SIGINT, before)
+        if callable(before):
+            before(signum, frame)
+        elif before != signal.SIG_IGN:
+            raise KeyboardInterrupt
+
+    with contextlib.suppress(ValueError, TypeError):
+        signal.signal(signal.SIGINT, heard)
+        return
+    _heard.append(True)  # (not the main thread: one press, unchecked)
+
+
+def _in_hook(frame: object) -> bool:
+    """Whether ``frame`` is `_interrupt_again`'s or called from it."""
+    while frame is not None:
+        if getattr(frame, "f_code", None) is _interrupt_again.__code__:
+            return True
+        frame = getattr(frame, "f_back", None)
+    return False
+
+
+def _press_again() -> None:
+    """Ctrl-C once more, to the main thread (a read it waits in ends, as for a real one), every
+    tenth of a second until the program has heard it (`_listen`), for at most a minute; one
+    press where that cannot be known. (`signal` is imported here, not at the start: the less
+    this module loads before `main`'s ``try``, the less of the start a Ctrl-C can land in
+    unguarded.)"""
+    import signal
+    import time
+
+    for _ in range(600):
+        if hasattr(signal, "pthread_kill"):
+            signal.pthread_kill(_main_thread[0], signal.SIGINT)
+        else:  # (Windows)
+            _thread.interrupt_main()
+        time.sleep(0.1)
+        if _heard:
+            return
 
 
 _main_thread = [_thread.get_ident()]
