@@ -926,6 +926,8 @@ class GameHub:
     async def hint(self, game: WebGame, seat: int) -> dict[str, Any]:
         """The coach's top choices for the seat's pending decision."""
         async with game.lock:
+            if game.behind:
+                await self._fresh(game)
             session = game.session
             if session.waiting_for != seat:
                 raise Refused("not_your_turn", "there is no decision of yours to hint")
