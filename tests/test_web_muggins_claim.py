@@ -98,10 +98,11 @@ def assert_claim_alone(message: dict[str, Any], shown: dict[str, Any], deciding:
         assert said not in message["log"][-1] and f"({total})" not in message["log"][-1]
 
 
-def to_the_question(ws: Any, state: dict[str, Any]) -> dict[str, Any]:
-    """Play on (counting right) until the computer's short claim asks for muggins."""
+def play_until(ws: Any, state: dict[str, Any], legal: str) -> dict[str, Any]:
+    """Play on (counting right) until the seat may make a ``legal`` action (``muggins``: the
+    computer's short claim asks for it; ``count``: a hand of ours to count), or the game ends."""
     for _ in range(400):
-        if state["over"] or "muggins" in state["view"]["legal"]:
+        if state["over"] or legal in state["view"]["legal"]:
             return state
         state = act(ws, state, choose(state))
         assert state["type"] == "state", state
@@ -116,7 +117,7 @@ def test_a_short_claim_is_asked_about_by_the_claim_alone_and_counted_after(
         monkeypatch.setattr(secrets, "randbits", lambda bits, seed=seed: seed)
         game = new_game(client, variant="short", level="random", manual_count=True)
         with client.websocket_connect("/ws") as ws:
-            asked = to_the_question(ws, hello(ws, game))
+            asked = play_until(ws, hello(ws, game), "muggins")
             if asked["over"]:
                 continue
             shown = [e for e in asked["events"] if e["type"] == "hand_counted"][-1]
@@ -249,15 +250,6 @@ def _action(data: dict[str, Any]) -> Any:
 # --- counts in words ----------------------------------------------------------------------------
 
 
-def to_a_count(ws: Any, state: dict[str, Any]) -> dict[str, Any]:
-    for _ in range(400):
-        if state["over"] or "count" in state["view"]["legal"]:
-            return state
-        state = act(ws, state, choose(state))
-        assert state["type"] == "state", state
-    return state
-
-
 def said_in_words(total: int) -> str:
     """A count as a person might type it: ``Twenty One``, ``  fourteen``, ``nothing``."""
     if total == 0:
@@ -268,7 +260,7 @@ def said_in_words(total: int) -> str:
 def test_a_count_in_words_is_read_as_the_terminal_reads_it(client: Any) -> None:
     game = new_game(client, variant="short", level="greedy", manual_count=True)
     with client.websocket_connect("/ws") as ws:
-        state = to_a_count(ws, hello(ws, game))
+        state = play_until(ws, hello(ws, game), "count")
         assert not state["over"]
         view = state["view"]
         cards = [Card.parse(c) for c in view["to_count"]]
@@ -290,7 +282,7 @@ def test_a_count_in_words_is_read_as_the_terminal_reads_it(client: Any) -> None:
         ]
         assert mine and mine[0]["claimed"] == mine[0]["total"] == total
         # and digits as text, the next time a count is asked
-        state = to_a_count(ws, counted)
+        state = play_until(ws, counted, "count")
         if not state["over"]:
             view = state["view"]
             cards = [Card.parse(c) for c in view["to_count"]]

@@ -159,11 +159,16 @@ class Describer:
         """``You 45, Computer 50``."""
         return ", ".join(f"{self.side_name(i)} {s}" for i, s in enumerate(scores))
 
-    def lines(self, events: Iterable[Event]) -> list[str]:
-        """All the sentences for some events (some events say nothing)."""
+    def lines(self, events: Iterable[Event], held_at: int = -1) -> list[str]:
+        """All the sentences for some events (some events say nothing); the hand counted at
+        index ``held_at`` said by its claim alone (`claim_only`: its muggins question is still
+        to be answered)."""
         out = []
-        for event in events:
-            text = self.describe(event)
+        for i, event in enumerate(events):
+            if i == held_at and isinstance(event, HandCounted):
+                text: str | None = self.claim_only(event)
+            else:
+                text = self.describe(event)
             if text:
                 out.append(text)
         return out

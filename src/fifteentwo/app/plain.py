@@ -520,14 +520,10 @@ class PlainGame:
             self.say("No hand has been counted yet in this game.")
             return
         start = max((i for i in range(counted[-1]) if isinstance(seen[i], Dealt)), default=0)
-        held = self._held_count
-        for event in seen[start : counted[-1] + 1]:
-            if not isinstance(event, HandCounted):
-                continue
-            held_now = held is not None and event == held
-            text = self.describer.claim_only(event) if held_now else self.describer.describe(event)
-            if text:
-                self.say(text)
+        shown = [e for e in seen[start : counted[-1] + 1] if isinstance(e, HandCounted)]
+        held_at = len(shown) - 1 if shown[-1] == self._held_count else -1
+        for line in self.describer.lines(shown, held_at):
+            self.say(line)
 
     def _muggins_event(self, events: Sequence[Event]) -> HandCounted | None:
         """The miscounted hand a person at this keyboard is about to judge (muggins), if the

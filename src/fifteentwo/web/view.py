@@ -233,14 +233,7 @@ def log_lines(
     events: Sequence[Event], describer: Describer, held: HandCounted | None = None
 ) -> list[str]:
     """`Describer.lines`, the ``held`` claim (`held_claim`) said by its claim alone."""
-    at = _held_at(events, held)
-    out = []
-    for i, event in enumerate(events):
-        if i == at and isinstance(event, HandCounted):
-            out.append(describer.claim_only(event))
-        elif text := describer.describe(event):
-            out.append(text)
-    return out
+    return describer.lines(events, _held_at(events, held))
 
 
 def event_json(event: Event, describer: Describer) -> dict[str, Any]:
