@@ -6,11 +6,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fifteentwo.app.drawn import CountedRandom, counted
-from fifteentwo.app.session import SeatConfig, Session
+from fifteentwo.app.drawn import CountedRandom, advance, counted
+from fifteentwo.app.session import REBASE_WORDS, SaveError, SeatConfig, Session
 from fifteentwo.players import RandomPlayer
 from fifteentwo.rules import find_rules
 from fifteentwo.store import Store
@@ -53,6 +54,45 @@ def test_a_counted_rng_draws_what_random_draws_and_counts_every_move(
             assert tracked.moves != moves, f"{name} moved the state uncounted"
 
 
+@given(
+    seed=st.integers(0, 2**64),
+    steps=st.lists(st.sampled_from(range(len(OPERATIONS))), max_size=30),
+)
+def test_the_words_counted_since_the_state_was_set_bring_the_state_back(
+    seed: int, steps: list[int]
+) -> None:
+    """A state and the words drawn since it give the state now exactly (what a stored step
+    carries instead of the state), whenever no Gaussian is kept for the next call."""
+    tracked = counted(random.Random(seed))
+    assert tracked is not None
+    start = tracked.getstate()
+    for step in steps:
+        name, operation = OPERATIONS[step]
+        if name in ("seed", "setstate"):
+            operation(tracked)
+            start = tracked.getstate()
+            assert tracked.words == 0 and tracked.base is None, name
+            continue
+        operation(tracked)
+        if getattr(tracked, "gauss_next", None) is not None:
+            continue  # (the state keeps a number no count of words can give back)
+        again = random.Random()
+        again.setstate(start)
+        advance(again, tracked.words)
+        assert again.getstate() == tracked.getstate(), name
+
+
+def test_advancing_counts_the_words_it_draws() -> None:
+    tracked = counted(random.Random(5))
+    assert tracked is not None
+    advance(tracked, 1000)
+    assert tracked.words == 1000
+    advance(tracked, 0)
+    assert tracked.words == 1000
+    with pytest.raises(ValueError):
+        advance(tracked, -1)
+
+
 def test_counting_keeps_the_object_and_leaves_other_kinds_alone() -> None:
     rng = random.Random(3)
     holder = [rng]
@@ -86,3 +126,41 @@ def test_a_game_with_a_computer_that_draws_resumes_with_its_rng_at_every_step(
         assert again.game.rng.getstate() == session.game.rng.getstate()
         assert again.players[1].rng.getstate() == session.players[1].rng.getstate()
         again.release()
+
+
+def test_most_steps_carry_an_rng_count_not_its_state(store: Store) -> None:
+    """A step stores an RNG's 3 KB state only when the state was set or drew far: the deal's
+    and the computer's draws are counts otherwise (issue 32: a step's size), and the game
+    resumes exactly at every step (above)."""
+    seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="random")]
+    session = Session(find_rules("standard"), seats, 11, store=store, on_notice=lambda _: None)
+    me = RandomPlayer(4)
+    session.run()
+    steps: list[dict[str, Any]] = []
+    saving = store.append_move
+
+    def append_move(game_id: str, step: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+        steps.append(step)
+        return saving(game_id, step, *args, **kwargs)
+
+    store.append_move = append_move  # type: ignore[method-assign]
+    while not session.is_over and len(steps) < 40:
+        session.act(me.choose(session.observation()))
+    counts = [s["set"] for s in steps if "rng_at" in s["set"] or "players_at" in s["set"]]
+    states = [s["set"] for s in steps if "rng" in s["set"] or "players" in s["set"]]
+    assert len(counts) >= 20  # (the random level draws at nearly every decision)
+    assert len(states) <= 3  # (the first step after the game's creation sets them)
+
+
+@pytest.mark.parametrize("count", [-1, REBASE_WORDS * 1000, True, "7", 2.5])
+def test_a_save_asking_for_an_rng_count_that_is_not_one_is_refused(
+    store: Store, count: Any
+) -> None:
+    """A damaged count is one clear error at the resume, never an endless draw."""
+    seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="random")]
+    session = Session(find_rules("standard"), seats, 3, store=store, on_notice=lambda _: None)
+    session.run()
+    data = session.to_json()
+    data["rng_at"] = count
+    with pytest.raises(SaveError, match="RNG count"):
+        Session.from_json(data)

@@ -16,11 +16,13 @@ import pytest
 
 from bot_games import PLAY_LEGAL, PLAY_VIEW, play_out
 from fifteentwo.cli import main
+from fifteentwo.game import Game
 from fifteentwo.players.guard import BotError
 from fifteentwo.players.protocol import ProtocolPlayer
 from fifteentwo.rules import find_rules
 
 BAD = Path(__file__).parent / "bots" / "protocol_bad.py"
+LOG = Path(__file__).parent / "bots" / "protocol_log.py"
 
 
 def bad_bot(mode: str) -> str:
@@ -200,3 +202,28 @@ def test_the_engine_answers_no_decide_after_game_end() -> None:
         "no game: the game ended (game_end): decide after the next new_game"
     )
     assert replies[3]["id"] == 3
+
+
+def test_a_bot_is_not_asked_to_play_a_variant_its_hello_did_not_list(tmp_path: Path) -> None:
+    """The host asked any program for any variant, whatever its hello listed: a bot that plays
+    only the 121- and 61-point games was sent a five-card deal. It is now one clear error
+    before the game's first message, and the variants it listed play as before."""
+    command = shlex.join([sys.executable, str(LOG), str(tmp_path / "life")])
+    bot = ProtocolPlayer(command)
+    game = Game(find_rules("five-card"), seed=3)
+    while game.to_move == -1:
+        game.apply(game.sample_chance())
+    with pytest.raises(BotError, match="does not play five-card: its hello lists standard, short"):
+        bot.choose(game.observation(game.to_move or 0))
+    play_out(ProtocolPlayer(command))  # (short: listed)
+
+
+def test_a_game_of_a_variant_the_bot_did_not_list_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    command = shlex.join([sys.executable, str(LOG), str(tmp_path / "life")])
+    code = main(["arena", "--a", f"exec:{command}", "--b", "random", "--games", "1",
+                 "--variant", "five-card"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code != 0
+    assert "does not play five-card" in err and "Traceback" not in err

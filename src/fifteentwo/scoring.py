@@ -17,7 +17,6 @@ starter) cases through the exact distribution (docs/scoring.md).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
@@ -130,12 +129,13 @@ class HandScore:
     an ``__init__`` written out, not a dataclass, so that mypyc compiles it; docs/speed.md.)
     """
 
-    __slots__ = ("_crib", "_hand", "_items", "_starter", "_total")
+    __slots__ = ("_crib", "_hand", "_items", "_said", "_starter", "_total")
     _hand: tuple[Card, ...]
     _starter: Card
     _crib: bool
     _items: tuple[ScoreItem, ...] | None
     _total: int
+    _said: str | None
 
     def __init__(
         self,
@@ -150,6 +150,7 @@ class HandScore:
         self._starter = starter
         self._crib = crib
         self._items = items
+        self._said = None
         if items is not None:
             total = 0
             for item in items:
@@ -217,8 +218,12 @@ class HandScore:
         return out
 
     def say(self) -> str:
-        """The count spoken in the traditional cadence: fifteens one by one, then the rest."""
-        return _say(self.items)
+        """The count spoken in the traditional cadence: fifteens one by one, then the rest
+        (kept: a web message says a count in its sentence and again beside its items)."""
+        said = self._said
+        if said is None:
+            said = self._said = _say(self.items)
+        return said
 
     def steps(self) -> list[tuple[str, tuple[Card, ...]]]:
         """`say` phrase by phrase, each with the cards it names (the show lights them in
@@ -301,10 +306,8 @@ def _said_steps(items: Sequence[ScoreItem]) -> list[tuple[str, tuple[Card, ...]]
     return steps
 
 
-@functools.lru_cache(maxsize=256)
 def _say(items: tuple[ScoreItem, ...]) -> str:
-    """`HandScore.say`, remembered for the last hands said (a web message says a count in its
-    sentence and again beside its items)."""
+    """`HandScore.say`."""
     steps = _said_steps(items)
     if not steps:
         return "nineteen (no score)"

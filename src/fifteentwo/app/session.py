@@ -38,7 +38,7 @@ from fifteentwo.actions import (
     Phase,
     Play,
 )
-from fifteentwo.app.drawn import counted
+from fifteentwo.app.drawn import CountedRandom, advance, counted
 from fifteentwo.cards import Card
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.game import Game, Observation
@@ -70,6 +70,12 @@ FULL_SAVE_MIN = 48
 is due, at least (each game adds up to as many again by its seed: `Session.full_save_min`);
 after that, as many as the log held at the last full save (so full saves come at doubling
 lengths and a step costs O(1) on average: docs/store.md, "Moves")."""
+REBASE_WORDS = 1 << 16
+"""Words an RNG may draw past the state a stored game holds for it before a step stores its
+state again (`Session._at`): a step carries the count (a number) instead of the state (3 KB),
+and a resume draws at most this many words again (a fraction of a millisecond)."""
+ADVANCE_MAX = 1 << 20
+"""The most words a save may ask a resume to draw (a damaged save is refused, not obeyed)."""
 PACKS_KEPT = 16
 """RNGs whose packed state a session remembers (its game's and players', a few over)."""
 
@@ -626,15 +632,36 @@ class Session:
         self._packs[id(rng)] = (rng, mark, packed)
         return packed
 
+    def _at(self, rng: random.Random) -> tuple[str, int]:
+        """An RNG's state for a step: a state (`_pack_rng`) and the words drawn since it.
+        The state is the one the RNG was last set to or packed at, so it stays the same text
+        over many steps and only the count moves; it is packed again after `REBASE_WORDS`,
+        and while the RNG keeps a Gaussian for its next call (the count cannot carry that)."""
+        tracked = counted(rng)
+        if tracked is None:
+            return self._pack(rng), 0
+        if (
+            not isinstance(tracked.base, str)
+            or tracked.words > REBASE_WORDS
+            or getattr(tracked, "gauss_next", None) is not None  # (not in the stubs)
+        ):
+            tracked.base, tracked.words = self._pack(tracked), 0
+        assert isinstance(tracked.base, str)
+        return tracked.base, tracked.words
+
     def step_json(self) -> dict[str, Any]:
         """What changed since the last save, as a delta for `Store.append_move`: the new
         decisions, and the RNG, take-back and setting states (`to_json`'s, constant size)."""
         new = self.game.log[self._saved_log :]
         stored = self._stored_sets
         marks = [list(m) for m in self._undo_marks]
-        states = {
-            "rng": self._pack(self.game.rng),  # (packed: a quarter of the JSON list's size)
-            "players": {str(i): self._pack(p.rng) for i, p in self.players.items()},
+        rng, rng_at = self._at(self.game.rng)
+        players = {str(i): self._at(p.rng) for i, p in self.players.items()}
+        states = {  # (a state, packed, only when it was set or drew too far: a count otherwise)
+            "rng": rng,
+            "rng_at": rng_at,
+            "players": {seat: state for seat, (state, _) in players.items()},
+            "players_at": {seat: words for seat, (_, words) in players.items()},
         }
         changed: dict[str, Any] = {k: v for k, v in states.items() if stored.get(k) != v}
         undo_states = list(self._undo_states)  # (a copy: the list changes in place)
@@ -653,7 +680,7 @@ class Session:
     def _stepped(self, step: dict[str, Any]) -> None:
         """Remember the states a stored step set (`step_json` leaves out those unchanged)."""
         changed = step["set"]
-        for key in ("rng", "players"):
+        for key in ("rng", "rng_at", "players", "players_at"):
             if key in changed:
                 self._stored_sets[key] = changed[key]
         if "undo" in changed:
@@ -728,10 +755,14 @@ class Session:
             record = data["record"]
             if not record.get("cut_for_deal") and record.get("first_dealer") is not None:
                 session.first_dealer = int(record["first_dealer"])
-            game.rng.setstate(_any_rng_state(data["rng"]))
+            _restore_rng(game.rng, data["rng"], data.get("rng_at", 0))
+            players_at = data.get("players_at", {})
+            if not isinstance(players_at, dict):
+                raise SaveError("the save's RNG counts are not by seat")
             for seat, state in data["players"].items():
                 if int(seat) in session.players:  # (a seat a person took back from a computer)
-                    session.players[int(seat)].rng.setstate(_any_rng_state(state))
+                    rng = session.players[int(seat)].rng
+                    _restore_rng(rng, state, players_at.get(seat, 0))
             takebacks = data.get("takebacks", 0)
             if isinstance(takebacks, bool) or not isinstance(takebacks, int) or takebacks < 0:
                 raise SaveError(f"the save's take-backs are not a count: {takebacks!r}"[:100])
@@ -914,6 +945,19 @@ def _pack_rng(rng: random.Random) -> str:
     if version != 3 or gauss is not None or len(internal) != 625:
         return json.dumps([version, list(internal), gauss])
     return base64.b64encode(struct.pack("<625I", *internal)).decode("ascii")
+
+
+def _restore_rng(rng: random.Random, state: Any, words: Any) -> None:
+    """Set an RNG to a saved state (`_any_rng_state`) and draw the ``words`` a step counted
+    past it (`Session._at`); the count checked first, so a damaged save cannot make a resume
+    draw for ever."""
+    if isinstance(words, bool) or not isinstance(words, int) or not 0 <= words <= ADVANCE_MAX:
+        raise SaveError(f"the save's RNG count is not one: {words!r}"[:100])
+    tracked = counted(rng)
+    rng.setstate(_any_rng_state(state))
+    advance(rng, words)
+    if isinstance(tracked, CountedRandom) and isinstance(state, str):
+        tracked.base = state  # (the state a step counts from: it need not be packed again)
 
 
 def _unpack_rng(text: str) -> tuple[Any, ...]:

@@ -474,6 +474,11 @@ class ProtocolPlayer:
         self.name = _short(name, 60)
 
     def _new_game(self, obs: Observation) -> None:
+        listed = self.info.get("variants") or []
+        if obs.rules.name not in listed:  # (its hello said what it plays: not this)
+            raise self._fail(
+                f"does not play {obs.rules.name}: its hello lists {', '.join(map(str, listed))}"
+            )
         self._rules = obs.rules
         self._game_number = obs.game_number
         self._send(
