@@ -164,3 +164,19 @@ def test_a_save_asking_for_an_rng_count_that_is_not_one_is_refused(
     data["rng_at"] = count
     with pytest.raises(SaveError, match="RNG count"):
         Session.from_json(data)
+
+
+def test_a_copy_of_a_session_counts_its_rngs_from_where_the_original_does(store: Store) -> None:
+    """`Session.clone` copies the RNGs by state: the copies count on from the same stored
+    state, so a step made from a copy stores counts, as the original's would."""
+    seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="random")]
+    session = Session(find_rules("standard"), seats, 5, store=store, on_notice=lambda _: None)
+    me = RandomPlayer(1)
+    session.run()
+    for _ in range(12):
+        session.act(me.choose(session.observation()))
+    copy = session.clone()
+    assert copy.game.rng is not session.game.rng
+    assert copy._at(copy.game.rng) == session._at(session.game.rng)
+    assert copy._at(copy.players[1].rng) == session._at(session.players[1].rng)
+    assert copy.step_json()["set"].keys() == session.step_json()["set"].keys()

@@ -69,6 +69,14 @@ def counted(rng: random.Random) -> CountedRandom | None:
     return rng  # type: ignore[return-value]
 
 
+def count_as(copy: random.Random, source: random.Random) -> None:
+    """Make ``copy``, an RNG in ``source``'s state (a game's or a player's copied), count from
+    where ``source`` counts, so a copy's step stores the count and not the state again."""
+    tracked = counted(copy)
+    if tracked is not None and isinstance(source, CountedRandom):
+        tracked.base, tracked.words = source.base, source.words
+
+
 def advance(rng: random.Random, words: int) -> None:
     """Draw ``words`` 32-bit words and drop them: the state `words` more draws on (one call
     into the generator's C code, counted by a `CountedRandom`)."""

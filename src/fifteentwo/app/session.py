@@ -38,7 +38,7 @@ from fifteentwo.actions import (
     Phase,
     Play,
 )
-from fifteentwo.app.drawn import CountedRandom, advance, counted
+from fifteentwo.app.drawn import CountedRandom, advance, count_as, counted
 from fifteentwo.cards import Card
 from fifteentwo.errors import FifteenTwoError
 from fifteentwo.game import Game, Observation
@@ -464,6 +464,9 @@ class Session:
         other.on_game_over = None
         other.game = self.game.clone()
         other.players = copy.deepcopy(self.players)
+        count_as(other.game.rng, self.game.rng)
+        for seat, player in self.players.items():
+            count_as(other.players[seat].rng, player.rng)
         other._finished = list(self._finished)
         other.finished_ids = list(self.finished_ids)
         other._undo_marks = list(self._undo_marks)
