@@ -180,3 +180,28 @@ def test_a_copy_of_a_session_counts_its_rngs_from_where_the_original_does(store:
     assert copy._at(copy.game.rng) == session._at(session.game.rng)
     assert copy._at(copy.players[1].rng) == session._at(session.players[1].rng)
     assert copy.step_json()["set"].keys() == session.step_json()["set"].keys()
+
+
+def test_a_game_resumes_exactly_when_its_rngs_are_stored_again_every_few_words(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past `REBASE_WORDS` a step stores an RNG's state again and counts from there: with the
+    limit at 8 words that happens at most steps, and every step still resumes exactly."""
+    monkeypatch.setattr("fifteentwo.app.session.REBASE_WORDS", 8)
+    seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="random")]
+    session = Session(find_rules("standard"), seats, 21, store=store, on_notice=lambda _: None)
+    me = RandomPlayer(6)
+    session.run()
+    assert session.game_id is not None
+    bases = set()
+    for _ in range(40):
+        session.act(me.choose(session.observation()))
+        if session.is_over:
+            break
+        bases.add(session._at(session.game.rng)[0])
+        again = Session.resume(store, session.game_id, owner=session.owner)
+        assert again.game.log == session.game.log
+        assert again.game.rng.getstate() == session.game.rng.getstate()
+        assert again.players[1].rng.getstate() == session.players[1].rng.getstate()
+        again.release()
+    assert len(bases) > 2  # (stored again several times)
