@@ -88,6 +88,29 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+NEIGHBOURS = {"postgres": "PostgreSQL", "redis-server": "Redis"}
+"""Processes of this machine whose CPU a level also reports (by their name in /proc)."""
+
+
+def neighbours_cpu() -> dict[str, float]:
+    """CPU seconds so far of the clients (this process) and of the local PostgreSQL and Redis
+    processes, from /proc (a database on another machine counts nothing here)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    used = {"clients": sum(os.times()[:2])} | dict.fromkeys(NEIGHBOURS.values(), 0.0)
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            name = NEIGHBOURS.get((entry / "comm").read_text().strip())
+            if name is None:
+                continue
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # (gone meanwhile)
+        used[name] += (int(fields[11]) + int(fields[12])) / tick
+    return used
+
+
 def raise_file_limit() -> None:
     """A thousand sockets on each side: the soft limit on open files up to the hard one."""
     import resource
@@ -152,6 +175,10 @@ class Stats:
         """(actions answered so far, server CPU seconds) sampled while the games are played."""
         self.rounds: Rounds | None = None
         """``--by-move``: the clients' rounds."""
+        self.neighbours: dict[str, float] = {}
+        """CPU seconds of the clients, PostgreSQL and Redis while the games were played."""
+        self.played_s = 0.0
+        """Seconds from the first move's go to the last client's end."""
 
 
 class Rounds:
@@ -295,9 +322,12 @@ async def run_level(
     if args.by_move:
         stats.rounds = Rounds(stats.joined, pids)
         stats.rounds.start()
+    before, began = neighbours_cpu(), time.perf_counter()
     gate.set()
     cpu = asyncio.create_task(sample_cpu(pids, stats, stop))
     results = await asyncio.gather(*clients, return_exceptions=True)
+    stats.neighbours = {k: v - before[k] for k, v in neighbours_cpu().items()}
+    stats.played_s = time.perf_counter() - began
     stop.set()
     await sampler
     await cpu
@@ -454,8 +484,25 @@ def bench_games(n: int, think: float, procs: int, args: argparse.Namespace) -> N
         row += (cpu_per_action(stats), cpu_per_action(stats, early), cpu_per_action(stats, late))
         row += (stats.errors, wall)
         print(" ".join(f"{v:>9}" if isinstance(v, int) else f"{v:>9.2f}" for v in row), flush=True)
+        print_neighbours(stats)
         if stats.rounds is not None:
             print_rounds(stats.rounds)
+
+
+def print_neighbours(stats: Stats) -> None:
+    """The rest of the machine's CPU per action while the games were played: what the
+    servers share the cores with (on one machine, the clients and the databases too)."""
+    actions = len(stats.latency_ms)
+    if not actions or not stats.neighbours or not stats.played_s:
+        return
+    servers = stats.cpu[-1][1] - stats.cpu[0][1] if len(stats.cpu) > 1 else 0.0
+    parts = [f"{name} {used * 1000 / actions:.2f}" for name, used in stats.neighbours.items()]
+    busy = servers + sum(stats.neighbours.values())
+    print(
+        f"          CPU ms per action besides the servers: {', '.join(parts)}; the machine's "
+        f"cores busy with all of it: {busy / stats.played_s:.2f} of {os.cpu_count()}",
+        flush=True,
+    )
 
 
 def round_bands(ends: list[tuple[int, float, int]], width: int = 5) -> list[tuple[Any, ...]]:

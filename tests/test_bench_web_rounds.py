@@ -46,3 +46,15 @@ def test_bands_divide_each_bands_cpu_by_its_own_actions() -> None:
     assert bands[0][3] == pytest.approx(1.0)  # 0.2 s over 200 actions: 1 ms each
     assert bands[1][3] == pytest.approx(4.0)
     assert bench_web.round_bands([(0, 1.0, 0), (0, 1.5, 2)]) == []  # no action: no band
+
+
+def test_the_rest_of_the_machine_is_read_by_process_name() -> None:
+    """What the servers share the cores with: this process (the clients) and any local
+    PostgreSQL or Redis, from /proc; the clients' time moves with their own work."""
+    before = bench_web.neighbours_cpu()
+    assert set(before) == {"clients", "PostgreSQL", "Redis"}
+    assert all(seconds >= 0 for seconds in before.values())
+    sum(i * i for i in range(2_000_000))  # some CPU of this process
+    after = bench_web.neighbours_cpu()
+    assert after["clients"] > before["clients"]
+    assert all(after[name] >= before[name] for name in before)
