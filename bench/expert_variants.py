@@ -377,3 +377,12 @@ class SeesTheirCardsFromSix(SeesTheirLastCards):
 
     name = "expert-sees-their-cards-from-six"
     seen_from = 6
+
+
+class GuessesAndRefined60(FourTimesGuesses):
+    """Issue 33: two of the small gains screened on expert-2 together, to see whether they
+    add: twice expert-2's guesses (`FourTimesGuesses`, +0.018 alone) and the refined
+    win-probability discard from 60 points out (`RefinedDiscard60`, +0.012 alone)."""
+
+    name = "expert-guesses-refined60"
+    endgame_discard = 60

@@ -75,3 +75,18 @@ def test_the_bound_refuses_to_play_outside_a_game() -> None:
     with pytest.raises(RuntimeError):
         expert_variants._game_in_play()
     assert oracle.name == "expert-sees-their-cards"
+
+
+def test_the_combined_screen_is_expert_2_with_both_settings() -> None:
+    """`GuessesAndRefined60` (docs/players.md, issue 33's fifth measurement): expert-2 with
+    twice its guesses and candidates and the refined discard from 60 points out, nothing else."""
+    from fifteentwo.players.expert import FrozenExpert2Player
+
+    GuessesAndRefined60 = expert_variants.GuessesAndRefined60
+
+    assert GuessesAndRefined60.draws == tuple(2 * d for d in FrozenExpert2Player.draws)
+    assert GuessesAndRefined60.proposals == 2 * FrozenExpert2Player.proposals
+    assert GuessesAndRefined60.endgame_discard == 60
+    for name in ("beta", "temperature", "peg_weight", "endgame_play", "lead_temperature",
+                 "lead_share", "reply_temperature", "refined_endgame"):  # fmt: skip
+        assert getattr(GuessesAndRefined60, name) == getattr(FrozenExpert2Player, name), name
