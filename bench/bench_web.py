@@ -80,7 +80,7 @@ def free_port() -> int:
 
 
 def cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU time of the server processes so far, from /proc."""
+    """User + system CPU time of these processes so far (the servers), from /proc."""
     total = 0
     for pid in pids:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -95,19 +95,16 @@ NEIGHBOURS = {"postgres": "PostgreSQL", "redis-server": "Redis"}
 def neighbours_cpu() -> dict[str, float]:
     """CPU seconds so far of the clients (this process) and of the local PostgreSQL and Redis
     processes, from /proc (a database on another machine counts nothing here)."""
-    tick = os.sysconf("SC_CLK_TCK")
     used = {"clients": sum(os.times()[:2])} | dict.fromkeys(NEIGHBOURS.values(), 0.0)
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             name = NEIGHBOURS.get((entry / "comm").read_text().strip())
-            if name is None:
-                continue
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if name is not None:
+                used[name] += cpu_seconds([int(entry.name)])
         except OSError:
             continue  # (gone meanwhile)
-        used[name] += (int(fields[11]) + int(fields[12])) / tick
     return used
 
 

@@ -107,35 +107,46 @@ def test_counting_keeps_the_object_and_leaves_other_kinds_alone() -> None:
     assert counted(Other(1)) is None
 
 
+def _against_random(store: Store, seed: int) -> Session:
+    """A stored game of a person against the random level (which draws from its own RNG at
+    most decisions), started: the person's first decision is pending."""
+    seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="random")]
+    session = Session(find_rules("standard"), seats, seed, store=store, on_notice=lambda _: None)
+    session.run()
+    return session
+
+
+def _assert_resumes_exactly(store: Store, session: Session) -> None:
+    """The stored game, resumed, is ``session``'s: the same log, and every RNG in its state."""
+    assert session.game_id is not None
+    again = Session.resume(store, session.game_id, owner=session.owner)
+    assert again.game.log == session.game.log
+    assert again.game.rng.getstate() == session.game.rng.getstate()
+    assert again.players[1].rng.getstate() == session.players[1].rng.getstate()
+    again.release()
+
+
 def test_a_game_with_a_computer_that_draws_resumes_with_its_rng_at_every_step(
     store: Store,
 ) -> None:
     """The random level draws from its own RNG at most decisions: every step the store holds
     brings that RNG (and the deal's) back exactly as the playing process has it."""
-    seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="random")]
-    session = Session(find_rules("standard"), seats, 8, store=store, on_notice=lambda _: None)
+    session = _against_random(store, 8)
     me = RandomPlayer(2)
-    session.run()
     assert session.game_id is not None
     for _ in range(60):
         session.act(me.choose(session.observation()))
         if session.is_over:
             break
-        again = Session.resume(store, session.game_id, owner=session.owner)
-        assert again.game.log == session.game.log
-        assert again.game.rng.getstate() == session.game.rng.getstate()
-        assert again.players[1].rng.getstate() == session.players[1].rng.getstate()
-        again.release()
+        _assert_resumes_exactly(store, session)
 
 
 def test_most_steps_carry_an_rng_count_not_its_state(store: Store) -> None:
     """A step stores an RNG's 3 KB state only when the state was set or drew far: the deal's
     and the computer's draws are counts otherwise (issue 32: a step's size), and the game
     resumes exactly at every step (above)."""
-    seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="random")]
-    session = Session(find_rules("standard"), seats, 11, store=store, on_notice=lambda _: None)
+    session = _against_random(store, 11)
     me = RandomPlayer(4)
-    session.run()
     steps: list[dict[str, Any]] = []
     saving = store.append_move
 
@@ -157,9 +168,7 @@ def test_a_save_asking_for_an_rng_count_that_is_not_one_is_refused(
     store: Store, count: Any
 ) -> None:
     """A damaged count is one clear error at the resume, never an endless draw."""
-    seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="random")]
-    session = Session(find_rules("standard"), seats, 3, store=store, on_notice=lambda _: None)
-    session.run()
+    session = _against_random(store, 3)
     data = session.to_json()
     data["rng_at"] = count
     with pytest.raises(SaveError, match="RNG count"):
@@ -169,10 +178,8 @@ def test_a_save_asking_for_an_rng_count_that_is_not_one_is_refused(
 def test_a_copy_of_a_session_counts_its_rngs_from_where_the_original_does(store: Store) -> None:
     """`Session.clone` copies the RNGs by state: the copies count on from the same stored
     state, so a step made from a copy stores counts, as the original's would."""
-    seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="random")]
-    session = Session(find_rules("standard"), seats, 5, store=store, on_notice=lambda _: None)
+    session = _against_random(store, 5)
     me = RandomPlayer(1)
-    session.run()
     for _ in range(12):
         session.act(me.choose(session.observation()))
     copy = session.clone()
@@ -188,10 +195,8 @@ def test_a_game_resumes_exactly_when_its_rngs_are_stored_again_every_few_words(
     """Past `REBASE_WORDS` a step stores an RNG's state again and counts from there: with the
     limit at 8 words that happens at most steps, and every step still resumes exactly."""
     monkeypatch.setattr("fifteentwo.app.session.REBASE_WORDS", 8)
-    seats = [SeatConfig("You", human=True), SeatConfig("Computer", level="random")]
-    session = Session(find_rules("standard"), seats, 21, store=store, on_notice=lambda _: None)
+    session = _against_random(store, 21)
     me = RandomPlayer(6)
-    session.run()
     assert session.game_id is not None
     bases = set()
     for _ in range(40):
@@ -199,9 +204,5 @@ def test_a_game_resumes_exactly_when_its_rngs_are_stored_again_every_few_words(
         if session.is_over:
             break
         bases.add(session._at(session.game.rng)[0])
-        again = Session.resume(store, session.game_id, owner=session.owner)
-        assert again.game.log == session.game.log
-        assert again.game.rng.getstate() == session.game.rng.getstate()
-        assert again.players[1].rng.getstate() == session.players[1].rng.getstate()
-        again.release()
+        _assert_resumes_exactly(store, session)
     assert len(bases) > 2  # (stored again several times)
