@@ -2,8 +2,9 @@
 
 Decision times are the arena's own measurement (`fifteentwo.arena.DecisionTimes`): every
 decision a level makes in real games against the standard level, in this one process, after a
-warm-up game (tables loaded, caches warm as they are in a long match). Targets (issue 6): the
-expert's median decision at most 20 ms and its p99 at most 100 ms on one core.
+warm-up game (tables loaded, caches warm as they are in a long match). Targets: the expert's
+median decision at most 20 ms and its p99 at most 200 ms on one core (issues 21 and 33, which
+allowed the searches that make it stronger twice issue 6's first 100 ms).
 
 Self-play speed: games per second of standard v standard, timed in alternating rounds with the
 plain reference loop of `reference.py` (the benchmarks' yardstick) and with random v random
@@ -38,7 +39,7 @@ TARGET_GAMES_PER_SECOND = 200.0
 TARGET_RATIO = 200 / 290
 """Standard self-play at least this fraction of the reference loop's games per second."""
 TARGET_MEDIAN_MS = 20.0
-TARGET_P99_MS = 100.0
+TARGET_P99_MS = 200.0
 
 
 def self_play_rate(level: str, games: int, seed: int) -> float:

@@ -681,6 +681,43 @@ def test_expert_2_plays_the_same_with_any_blas_kernel() -> None:
         assert done.stdout.strip() == FROZEN_2_DIGEST, kernel
 
 
+# --- the expert itself -------------------------------------------------------------------------
+
+EXPERT_DIGEST = "4723e48ea89d7f012283ef1d854885b215ec0e132c7ac9ecb21dc20ee283c342"
+"""sha256 of the same three games (`_frozen_digest`) played by the expert, taken on 2026-11-28
+when it took four times expert-1's guesses and the refined discard from 60 points out (issue
+33). A change to the shipped expert must change this digest on purpose, with its measurement
+in docs/players.md; until it moves, expert-2 keeps the expert it replaced."""
+
+
+def test_the_expert_plays_exactly_as_pinned() -> None:
+    assert _frozen_digest("expert") == EXPERT_DIGEST
+
+
+@pytest.mark.skipif(platform.machine() not in {"x86_64", "AMD64"}, reason="x86 BLAS kernels")
+def test_the_expert_plays_the_same_with_any_blas_kernel() -> None:
+    here = str(Path(__file__).parent)
+    code = f"import sys; sys.path.insert(0, {here!r}); import test_players_levels as t; "
+    code += "print(t._frozen_digest('expert'))"
+    for kernel in ("Prescott", "Haswell"):
+        env = {**os.environ, "OPENBLAS_CORETYPE": kernel}
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        assert done.stdout.strip() == EXPERT_DIGEST, kernel
+
+
+def test_the_expert_is_expert_2_with_more_guesses_and_the_refined_discard_from_60() -> None:
+    # The expert of 2026-11-28 is exactly the change measured against expert-2 and expert-1
+    # (`bench/expert_variants.GuessesAndRefined60`, docs/players.md): twice expert-2's guesses
+    # and candidates, the refined discard from 60 points out, every other setting expert-2's.
+    assert ExpertPlayer.draws == tuple(2 * d for d in FrozenExpert2Player.draws)
+    assert ExpertPlayer.proposals == 2 * FrozenExpert2Player.proposals
+    assert ExpertPlayer.endgame_discard == 60
+    for setting in set(EXPERT_SETTINGS) - {"draws", "proposals", "endgame_discard"}:
+        assert getattr(ExpertPlayer, setting) == getattr(FrozenExpert2Player, setting), setting
+
+
 def test_the_retired_champion_level_plays_as_the_expert() -> None:
     # Saved games and scripts that name the champion keep working; the start screen and the
     # error messages no longer offer it.

@@ -68,11 +68,11 @@ class ExpertPlayer(Player):
     name = "expert"
     beta = 0.37
     """Weight of a guessed hand's show value in its likelihood (a sensible keep)."""
-    draws: tuple[int, ...] = (128, 128, 128, 112, 96, 80, 64, 48, 48)
-    """Guesses at the opponent's hand by the number of cards both players still hold (twice
-    expert-1's: with half as many, the choice differed from a 512-guess search's in 10-20% of
-    real choices with 5 to 7 cards out)."""
-    proposals = 800
+    draws: tuple[int, ...] = (256, 256, 256, 224, 192, 160, 128, 96, 96)
+    """Guesses at the opponent's hand by the number of cards both players still hold (four
+    times expert-1's, twice expert-2's: with expert-1's, the choice differed from a 512-guess
+    search's in 10-20% of real choices with 5 to 7 cards out)."""
+    proposals = 1600
     """Candidate hands drawn before weighting (the prior keeps the likeliest for the rest)."""
     temperature = 0.3
     """Softmax temperature (points) of the model that weighs guesses by how well they explain
@@ -81,8 +81,10 @@ class ExpertPlayer(Player):
     """Weight of the kept ranks' pegging value (`pegtable`) in a discard's value."""
     use_tables = True
     """Use the pegging table in discards and the lead table for the opening lead."""
-    endgame_discard = ENDGAME
-    """Points from the target within which discards are ranked by the probability of winning."""
+    endgame_discard = 60
+    """Points from the target within which discards are ranked by the probability of winning
+    (expert-2: 35, `ENDGAME`; from 60 out the refined discard also weighs when to keep a hand
+    that pegs and when to throw the crib points)."""
     endgame_play = ENDGAME
     """Points from the target within which the play's search values the probability of winning."""
     lead_temperature = 0.15
