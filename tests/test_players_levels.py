@@ -602,21 +602,6 @@ def test_expert_1_plays_exactly_as_it_did_when_frozen() -> None:
     assert _frozen_digest("expert-1") == FROZEN_DIGEST
 
 
-@pytest.mark.skipif(platform.machine() not in {"x86_64", "AMD64"}, reason="x86 BLAS kernels")
-def test_expert_1_plays_the_same_with_any_blas_kernel() -> None:
-    # The yardstick must measure the same on every machine: with numpy's OpenBLAS forced to the
-    # oldest x86-64 kernels (SSE3) and to the AVX2 ones, the three games are the same.
-    here = str(Path(__file__).parent)
-    code = f"import sys; sys.path.insert(0, {here!r}); import test_players_levels as t; "
-    code += "print(t._frozen_digest('expert-1'))"
-    for kernel in ("Prescott", "Haswell"):
-        env = {**os.environ, "OPENBLAS_CORETYPE": kernel}
-        done = subprocess.run(
-            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-        )
-        assert done.stdout.strip() == FROZEN_DIGEST, kernel
-
-
 EXPERT_SETTINGS = (
     "beta",
     "draws",
@@ -668,19 +653,6 @@ def test_expert_2_plays_exactly_as_it_did_when_frozen() -> None:
     assert _frozen_digest("expert-2") == FROZEN_2_DIGEST
 
 
-@pytest.mark.skipif(platform.machine() not in {"x86_64", "AMD64"}, reason="x86 BLAS kernels")
-def test_expert_2_plays_the_same_with_any_blas_kernel() -> None:
-    here = str(Path(__file__).parent)
-    code = f"import sys; sys.path.insert(0, {here!r}); import test_players_levels as t; "
-    code += "print(t._frozen_digest('expert-2'))"
-    for kernel in ("Prescott", "Haswell"):
-        env = {**os.environ, "OPENBLAS_CORETYPE": kernel}
-        done = subprocess.run(
-            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-        )
-        assert done.stdout.strip() == FROZEN_2_DIGEST, kernel
-
-
 # --- the expert itself -------------------------------------------------------------------------
 
 EXPERT_DIGEST = "4723e48ea89d7f012283ef1d854885b215ec0e132c7ac9ecb21dc20ee283c342"
@@ -695,16 +667,23 @@ def test_the_expert_plays_exactly_as_pinned() -> None:
 
 
 @pytest.mark.skipif(platform.machine() not in {"x86_64", "AMD64"}, reason="x86 BLAS kernels")
-def test_the_expert_plays_the_same_with_any_blas_kernel() -> None:
+@pytest.mark.parametrize(
+    ("level", "digest"),
+    [("expert-1", FROZEN_DIGEST), ("expert-2", FROZEN_2_DIGEST), ("expert", EXPERT_DIGEST)],
+)
+def test_the_pinned_experts_play_the_same_with_any_blas_kernel(level: str, digest: str) -> None:
+    # The yardsticks must measure the same on every machine, and the shipped expert must play
+    # the same for everyone: with numpy's OpenBLAS forced to the oldest x86-64 kernels (SSE3)
+    # and to the AVX2 ones, the three games are the same.
     here = str(Path(__file__).parent)
     code = f"import sys; sys.path.insert(0, {here!r}); import test_players_levels as t; "
-    code += "print(t._frozen_digest('expert'))"
+    code += f"print(t._frozen_digest({level!r}))"
     for kernel in ("Prescott", "Haswell"):
         env = {**os.environ, "OPENBLAS_CORETYPE": kernel}
         done = subprocess.run(
             [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
         )
-        assert done.stdout.strip() == EXPERT_DIGEST, kernel
+        assert done.stdout.strip() == digest, kernel
 
 
 def test_the_expert_is_expert_2_with_more_guesses_and_the_refined_discard_from_60() -> None:
