@@ -8,6 +8,7 @@ them and for the screen to catch up.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -145,11 +146,16 @@ async def play_paced(
     done: Callable[[], bool],
     *,
     on_show_wait: Callable[[], None] | None = None,
-    limit: int = 3000,
+    seconds: float = 180.0,
 ) -> None:
     """`step` at a paced speed until ``done()``: paced events are waited out, and ⏎ answers
-    the show when it waits for the next hand (``on_show_wait`` is told first)."""
-    for _ in range(limit):
+    the show when it waits for the next hand (``on_show_wait`` is told first).
+
+    Bounded by time, not by a count of looks: a look waits at least 5 ms, but on a loaded
+    machine the app's own work between looks takes longer (a count of 3,000 once ran out
+    while the computer was still busy under a benchmark holding both cores)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
         await pilot.pause(0.005)
         if done():
             return
@@ -165,7 +171,7 @@ async def play_paced(
             await pilot.press(str(first_playable(app)))
         else:
             await pilot.press("enter")
-    raise AssertionError(f"not done after {limit} looks (mode {app.mode})")
+    raise AssertionError(f"not done after {seconds:.0f} s (mode {app.mode})")
 
 
 def log_text(app: CribbageApp) -> str:
@@ -781,7 +787,8 @@ async def test_pacing_shows_each_card_call_and_hand_in_turn() -> None:
     seen: list[tuple[bool, str, int]] = []
 
     async def wait_for_player(pilot: Pilot[int]) -> None:
-        for _ in range(400):
+        deadline = time.monotonic() + 120  # (time, not looks: a loaded machine is slower)
+        while time.monotonic() < deadline:
             await pilot.pause(0.05)
             seen.append((app._pacing, app.message.plain, len(app.model.pile.cards)))
             if app.mode not in (Mode.BUSY, Mode.START) and not app._pacing:

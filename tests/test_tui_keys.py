@@ -10,6 +10,7 @@ focus). The games are seeded; the computer is the novice, which miscounts, so mu
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -50,8 +51,10 @@ def state_of(app: CribbageApp) -> str:
 
 
 async def idle(pilot: Pilot[int], app: CribbageApp) -> None:
-    """Wait until the app asks the player something (or the show waits or is being said)."""
-    for _ in range(4000):
+    """Wait until the app asks the player something (or the show waits or is being said).
+    Bounded by time, not by looks: a loaded machine makes each look slower."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
         await pilot.pause(0.002)
         if app.return_code is not None or not app.is_running:
             return
