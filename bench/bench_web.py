@@ -69,6 +69,8 @@ import httpx
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from reference import reference_game  # the benchmarks' yardstick
 from web_helpers import choose  # the tests' simple legal policy
 
 
@@ -120,6 +122,27 @@ def raise_file_limit() -> None:
 def load() -> str:
     one, five, _ = os.getloadavg()
     return f"load {one:.2f}/{five:.2f} (1/5 min) on {os.cpu_count()} CPUs"
+
+
+REFERENCE_RATE: list[float] = []
+"""The reference loop's games per second on one core of this machine, measured before the
+levels (`reference_rate`)."""
+
+
+def reference_rate(rounds: int = 5, games: int = 60) -> float:
+    """Games per second of `reference.reference_game` (bench/reference.py) in this process:
+    the best of ``rounds`` runs, so a moment of load does not lower it.
+
+    The machines these figures come from differ in speed by up to 1.7 times for the same
+    code (0.42 and 0.70 ms of CPU per action, docs/web.md): the server's CPU per action in
+    reference games (its milliseconds times this rate) compares runs on different machines."""
+    best = 0.0
+    for r in range(rounds):
+        start = time.perf_counter()
+        for i in range(games):
+            reference_game(random.Random(1000 * r + i))
+        best = max(best, games / (time.perf_counter() - start))
+    return best
 
 
 def rss_kib(pid: int) -> int:
@@ -422,6 +445,9 @@ def main() -> int:
     engine = " (server: " + SERVER_PYTHON[0] + ")" if args.server_python else ""
     print(f"bench_web: {args.variant} games against {args.level}, loopback, "
           f"clients in this process{engine}; {load()}")  # fmt: skip
+    REFERENCE_RATE.append(reference_rate())
+    print(f"the machine: the reference loop (bench/reference.py) makes {REFERENCE_RATE[0]:.0f} "
+          "games/s on one core")  # fmt: skip
     columns = ("procs", "games", "think s", "actions", "p50 ms", "p99 ms", "max ms", "think p50",
                "think p99", "MB/game", "CPU ms/a", "early", "late", "errors", "wall s")  # fmt: skip
     print(" ".join(f"{c:>9}" for c in columns))
@@ -481,6 +507,13 @@ def bench_games(n: int, think: float, procs: int, args: argparse.Namespace) -> N
         row += (cpu_per_action(stats), cpu_per_action(stats, early), cpu_per_action(stats, late))
         row += (stats.errors, wall)
         print(" ".join(f"{v:>9}" if isinstance(v, int) else f"{v:>9.2f}" for v in row), flush=True)
+        if REFERENCE_RATE:
+            print(
+                f"          server CPU per action in reference games: "
+                f"{cpu_per_action(stats) * REFERENCE_RATE[0] / 1000:.3f} (0.4 ms here is "
+                f"{0.4 * REFERENCE_RATE[0] / 1000:.3f})",
+                flush=True,
+            )
         print_neighbours(stats)
         if stats.rounds is not None:
             print_rounds(stats.rounds)
