@@ -16,7 +16,9 @@ at once, which measures saturation rather than a table of players.
 The goal (issue 18) is p99 < 100 ms and < 1 MB per game at 200 concurrent games on 2 cores. The
 clients run in this process on the same machine, so they compete with the server for the CPU:
 the figures are an upper bound on what the server alone would show (the clients' garbage
-collector is off, so its pauses are not counted as the server's).
+collector is off, so its pauses are not counted as the server's; they run on uvloop and read
+the server's messages with orjson, as the server does, so the instrument takes as little of
+the cores as it can: ``--client-loop asyncio`` runs them as before 2026-11-29).
 
 Then tables of two people (issue 19): both seats are simulated clients, each table created over
 HTTP by one and taken by the other, both on the WebSocket, playing ``--table-decisions``
@@ -62,16 +64,20 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
+import orjson
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from reference import reference_game  # the benchmarks' yardstick
 from web_helpers import choose  # the tests' simple legal policy
+
+_T = TypeVar("_T")
 
 
 def free_port() -> int:
@@ -262,7 +268,7 @@ async def play_one(
     ).json()
     async with connect(ws_url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "game": made["game"], "token": made["token"]}))
-        state = json.loads(await ws.recv())
+        state = orjson.loads(await ws.recv(decode=False))
         stats.joined += 1
         await gate.wait()  # every client holds its game before any plays: real concurrency
         rounds, number = stats.rounds, 0
@@ -275,8 +281,8 @@ async def play_one(
                     await asyncio.sleep(random.uniform(0.5, 1.5) * think)
                 message = {"type": "act", "decision": state["decision"], "action": choose(state)}
                 sent = time.perf_counter()
-                await ws.send(json.dumps(message))
-                reply = json.loads(await ws.recv())
+                await ws.send(orjson.dumps(message).decode())
+                reply = orjson.loads(await ws.recv(decode=False))
                 elapsed = (time.perf_counter() - sent) * 1000
                 if reply.get("type") != "state":
                     stats.errors += 1
@@ -421,6 +427,12 @@ def main() -> int:
         help="the Python that runs the servers (default: this one; .venv-compiled/bin/python "
         "for the engine compiled with mypyc, made by make compiled)",
     )
+    parser.add_argument(
+        "--client-loop",
+        choices=("uvloop", "asyncio"),
+        default="uvloop",
+        help="the clients' event loop (uvloop: a cheaper instrument on the servers' cores)",
+    )
     args = parser.parse_args()
     if args.ws_compression:
         SERVER_OPTIONS.append("--ws-compression")
@@ -444,7 +456,7 @@ def main() -> int:
     levels = [level for level in levels if level[0] > 0]
     engine = " (server: " + SERVER_PYTHON[0] + ")" if args.server_python else ""
     print(f"bench_web: {args.variant} games against {args.level}, loopback, "
-          f"clients in this process{engine}; {load()}")  # fmt: skip
+          f"clients in this process on {args.client_loop}{engine}; {load()}")  # fmt: skip
     REFERENCE_RATE.append(reference_rate())
     print(f"the machine: the reference loop (bench/reference.py) makes {REFERENCE_RATE[0]:.0f} "
           "games/s on one core")  # fmt: skip
@@ -460,6 +472,17 @@ def main() -> int:
     for n in (int(x) for x in args.tables.split(",") if int(x) > 0):
         bench_tables(n, args)
     return 0
+
+
+def run_clients(clients: Coroutine[Any, Any, _T], args: argparse.Namespace) -> _T:
+    """Run the clients on ``--client-loop``: uvloop (as the server runs) by default. The
+    clients share the cores with the servers, so a cheaper instrument leaves the servers more
+    of them; ``asyncio`` measures as the runs before 2026-11-29 did."""
+    if args.client_loop == "uvloop":
+        import uvloop
+
+        return uvloop.run(clients)
+    return asyncio.run(clients)
 
 
 def bench_games(n: int, think: float, procs: int, args: argparse.Namespace) -> None:
@@ -478,7 +501,7 @@ def bench_games(n: int, think: float, procs: int, args: argparse.Namespace) -> N
             pids = [s.pid for s in servers]
             idle = sum(rss_kib(pid) for pid in pids)
             started = time.perf_counter()
-            stats = asyncio.run(run_level(ports, pids, n, args, think))
+            stats = run_clients(run_level(ports, pids, n, args, think), args)
             wall = time.perf_counter() - started
         finally:
             for proc in servers:
@@ -692,7 +715,7 @@ def bench_tables(n: int, args: argparse.Namespace) -> None:
                 bases = [f"http://127.0.0.1:{p}" for p in ports]
                 pair = (bases[0], bases[-1])
                 started = time.perf_counter()
-                stats = asyncio.run(run_tables(pair, n, args))
+                stats = run_clients(run_tables(pair, n, args), args)
                 wall = time.perf_counter() - started
             finally:
                 for proc in procs:
