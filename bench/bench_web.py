@@ -74,7 +74,7 @@ from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from reference import reference_game  # the benchmarks' yardstick
+from bench_players import reference_rate as reference_run  # the benchmarks' yardstick
 from web_helpers import choose  # the tests' simple legal policy
 
 _T = TypeVar("_T")
@@ -137,18 +137,13 @@ levels (`reference_rate`)."""
 
 def reference_rate(rounds: int = 5, games: int = 60) -> float:
     """Games per second of `reference.reference_game` (bench/reference.py) in this process:
-    the best of ``rounds`` runs, so a moment of load does not lower it.
+    the best of ``rounds`` runs of ``games`` (`bench_players.reference_rate`), so a moment of
+    load does not lower it.
 
     The machines these figures come from differ in speed by up to 1.7 times for the same
     code (0.42 and 0.70 ms of CPU per action, docs/web.md): the server's CPU per action in
     reference games (its milliseconds times this rate) compares runs on different machines."""
-    best = 0.0
-    for r in range(rounds):
-        start = time.perf_counter()
-        for i in range(games):
-            reference_game(random.Random(1000 * r + i))
-        best = max(best, games / (time.perf_counter() - start))
-    return best
+    return max(reference_run(games, seed=1000 * r) for r in range(rounds))
 
 
 def rss_kib(pid: int) -> int:
@@ -527,13 +522,14 @@ def bench_games(n: int, think: float, procs: int, args: argparse.Namespace) -> N
         early, late = thirds(stats)
         row: tuple[Any, ...] = (procs, n, think, len(lat), statistics.median(lat), pct(lat, 0.99))
         row += (max(lat), statistics.median(thought), pct(thought, 0.99), per_game)
-        row += (cpu_per_action(stats), cpu_per_action(stats, early), cpu_per_action(stats, late))
+        cpu = cpu_per_action(stats)
+        row += (cpu, cpu_per_action(stats, early), cpu_per_action(stats, late))
         row += (stats.errors, wall)
         print(" ".join(f"{v:>9}" if isinstance(v, int) else f"{v:>9.2f}" for v in row), flush=True)
         if REFERENCE_RATE:
             print(
                 f"          server CPU per action in reference games: "
-                f"{cpu_per_action(stats) * REFERENCE_RATE[0] / 1000:.3f} (0.4 ms here is "
+                f"{cpu * REFERENCE_RATE[0] / 1000:.3f} (0.4 ms here is "
                 f"{0.4 * REFERENCE_RATE[0] / 1000:.3f})",
                 flush=True,
             )
