@@ -388,10 +388,13 @@ class SleepyPlayer(GreedyPlayer):
     quick = False
     thinking = threading.Event()
     """Set when a decision starts (the server has taken the move in hand)."""
+    seconds = 1.2
+    """How long each decision takes: long enough that a reply stalled behind it is told
+    apart from a prompt one on a loaded machine (CI's replies took up to 0.4 s)."""
 
     def choose(self, obs: Any) -> Any:
         SleepyPlayer.thinking.set()
-        time.sleep(0.6)
+        time.sleep(SleepyPlayer.seconds)
         return super().choose(obs)
 
 
@@ -438,9 +441,11 @@ def test_a_slow_computer_never_stalls_the_server(
             state = ws_slow.receive_json()
             slow_at = time.monotonic()
             assert other["type"] == "state" and state["type"] == "state"
-            assert state["think_ms"] >= 500
+            assert state["think_ms"] >= 1000 * SleepyPlayer.seconds - 100
             fast_reply = fast_at - sent
-            assert fast_at < slow_at and fast_reply < 0.35, (fast_reply, slow_at - sent)
+            # a reply stalled behind the slow one would take the rest of its thinking
+            stalled = SleepyPlayer.seconds - pause
+            assert fast_at < slow_at and fast_reply < stalled - 0.35, (fast_reply, slow_at - sent)
             while not state["waiting"]:  # (a state without a decision: the next one follows)
                 state = ws_slow.receive_json()
 
