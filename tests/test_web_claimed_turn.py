@@ -55,7 +55,7 @@ def test_a_page_is_answered_at_once_while_another_process_holds_the_turn(
     monkeypatch.setattr(Stuck, "armed", False)
     monkeypatch.setattr(Stuck, "stuck", False)
     monkeypatch.setattr(Stuck, "release", threading.Event())
-    monkeypatch.setattr(web_games, "CLAIM_SECONDS", 2.0)
+    monkeypatch.setattr(web_games, "CLAIM_SECONDS", 4.0)
     path = tmp_path / "games.sqlite3"
 
     async def main() -> None:
@@ -91,10 +91,10 @@ def test_a_page_is_answered_at_once_while_another_process_holds_the_turn(
             other = await b.open(game_id, token)
             seen = Page(other.session.viewer)
             opened = await b.join(other, seen)
-            assert time.monotonic() - started < 1.0  # not the claim's 2 s
+            assert time.monotonic() - started < 2.0  # not the claim's 4 s (a loaded CI machine)
             assert opened["decision"] > decision and not opened["waiting"]  # the computer's turn
 
-            turn = await asyncio.wait_for(seen.inbox.get(), 10)  # made by b once it lapsed
+            turn = await asyncio.wait_for(seen.inbox.get(), 15)  # made by b once it lapsed
             assert turn["type"] == "state", turn
             assert turn["waiting"] or turn["over"]
             assert turn["decision"] > opened["decision"]
