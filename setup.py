@@ -16,6 +16,7 @@ from setuptools import setup
 COMPILED = [
     "src/fifteentwo/actions.py",
     "src/fifteentwo/app/describe.py",
+    "src/fifteentwo/app/session.py",
     "src/fifteentwo/cards.py",
     "src/fifteentwo/engine/deal.py",
     "src/fifteentwo/engine/play.py",
@@ -24,6 +25,7 @@ COMPILED = [
     "src/fifteentwo/game.py",
     "src/fifteentwo/observation.py",
     "src/fifteentwo/scoring.py",
+    "src/fifteentwo/web/session.py",
     "src/fifteentwo/web/view.py",
 ]
 """The modules mypyc compiles: the state machine (`game` and its parts in `engine`), the scoring

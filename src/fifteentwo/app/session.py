@@ -132,7 +132,7 @@ class Session:
     """The store's row ids of the games this session stored as finished, in order (a web page
     links its review by them; a finish kept in the journal while the store was down has none
     here)."""
-    store_trouble: str | None = field(init=False, default=None)
+    store_trouble: str | None = field(init=False)
     """Why the last save failed while the store is down for now (None: saved); the next save
     tries again (issue 35)."""
     game: Game = field(init=False)
@@ -142,17 +142,15 @@ class Session:
     """(seat decisions before it, index into `_undo_states`, game number) per human decision."""
     _undo_states: list[dict[str, str]] = field(init=False, default_factory=list)
     """Computer players' RNG states (`_pack_rng`) by seat, shared by consecutive marks."""
-    _full_saved: Game | None = field(init=False, default=None, repr=False, compare=False)
+    _full_saved: Game | None = field(init=False, repr=False, compare=False)
     """The game object the store's full save (plus its steps) describes (None: none yet)."""
-    _saved_log: int = field(init=False, default=0, repr=False, compare=False)
+    _saved_log: int = field(init=False, repr=False, compare=False)
     """How much of that game's log the store holds."""
-    _log_at_full: int = field(init=False, default=0, repr=False, compare=False)
+    _log_at_full: int = field(init=False, repr=False, compare=False)
     _stored_sets: dict[str, Any] = field(init=False, default_factory=dict, repr=False)
     """The RNG and take-back states the store holds (as `step_json` sets them): a step sets
     only those that changed (an RNG state is 3 KB of text, and most moves draw nothing)."""
-    _decisions_seen: tuple[object, int, int] = field(
-        init=False, default=(None, 0, 0), repr=False, compare=False
-    )
+    _decisions_seen: tuple[object, int, int] = field(init=False, repr=False, compare=False)
     """(the game object, its log length, its seat decisions) when `decision_count` last counted."""
     _packs: dict[int, tuple[random.Random, Any, str]] = field(
         init=False, default_factory=dict, repr=False, compare=False
@@ -160,7 +158,7 @@ class Session:
     """The last state packed of each RNG (by id: the RNG, its draws or its whole state then,
     the text): packed again only when it moved."""
     _meta_known: tuple[tuple[Any, ...], GameMeta] | None = field(
-        init=False, default=None, repr=False, compare=False
+        init=False, repr=False, compare=False
     )
     """The last `meta` made and what it was made from (the same object while that holds)."""
     optimistic: bool = False
@@ -173,6 +171,14 @@ class Session:
     the claim to compute this turn (`Store.claim_turn`), and `run` then changes nothing."""
 
     def __post_init__(self) -> None:
+        # The fields set here have no class-level default: a class compiled by mypyc (setup.py)
+        # reads its own attributes only, so a default a dataclass leaves on the class would
+        # never be seen.
+        self.store_trouble = None
+        self._full_saved = None
+        self._saved_log = self._log_at_full = 0
+        self._decisions_seen = (None, 0, 0)
+        self._meta_known = None
         if len(self.seats) != self.rules.players:
             raise FifteenTwoError(f"{len(self.seats)} seats for a {self.rules.players}-player game")
         self.players = {
@@ -693,6 +699,11 @@ class Session:
         """What a subclass keeps beside the save (in full saves and in every step)."""
         return {}
 
+    def load_extra(self, data: dict[str, Any]) -> None:
+        """Read back what `extra_json` kept, from a save `from_json` resumes (a subclass's
+        settings; a hook rather than an override of the class method, which mypyc's compiled
+        ``super()`` in a class method would not call right: setup.py)."""
+
     def take_finished(self) -> list[FinishedGame]:
         """The games that ended since the last call (for a session kept without a store)."""
         finished, self._finished = self._finished, []
@@ -785,6 +796,7 @@ class Session:
             if cut:  # (a save of an earlier version may keep marks from before a cut)
                 session._undo_marks = [m for m in session._undo_marks if m[0] >= cut]
                 session._trim_undo()
+            session.load_extra(data)
             session._mark_full_save()
         except SaveError:
             raise

@@ -55,6 +55,7 @@ from fifteentwo.store.sqlite import SQLiteStore
 from fifteentwo.web.bus import Bus, LocalBus
 from fifteentwo.web.metrics import Outage
 from fifteentwo.web.protocol import NewGameRequest
+from fifteentwo.web.session import WebSession
 from fifteentwo.web.view import (
     action_json,
     events_json,
@@ -125,52 +126,6 @@ def player_hash(key: str | None) -> str:
 
 
 _log = logging.getLogger("fifteentwo.web")
-
-
-@dataclass
-class WebSession(Session):
-    """A `Session` that keeps the web settings (the token's hash, the coach) in its save."""
-
-    web: dict[str, Any] = field(default_factory=dict)
-    save_seconds: float = 0.0
-    """Time spent writing to the store (so a reply's ``think_ms`` counts computers only)."""
-
-    def save(self) -> None:
-        """`Session.save`, timed."""
-        started = time.perf_counter()
-        try:
-            super().save()
-        finally:
-            self.save_seconds += time.perf_counter() - started
-
-    def timed_act(self, action: Action) -> tuple[list[Event], float]:
-        """`Session.act` and the seconds it spent outside the store (the engine and the
-        computers: the reply's ``think_ms``; waiting for a worker is not counted)."""
-        started, saving = time.perf_counter(), self.save_seconds
-        events = self.act(action)
-        return events, time.perf_counter() - started - (self.save_seconds - saving)
-
-    def decision_first(self) -> bool:
-        """Store a person's decision before the computers think only when one of them is a
-        slow level (the expert searches for up to a second); the quick levels' reply is
-        stored with the decision in one transaction, which halves the store's work per
-        action. A process killed in that millisecond loses the decision as it would one
-        killed while reading the message: the page is answered by no state, reconnects and
-        shows the decision still to make."""
-        return not all(getattr(p, "quick", False) for p in self.players.values())
-
-    def extra_json(self) -> dict[str, Any]:
-        """The web settings, beside the save and in every step."""
-        return {"web": dict(self.web)}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any], **kwargs: Any) -> WebSession:
-        """Resume, web settings included."""
-        session = super().from_json(data, **kwargs)
-        assert isinstance(session, WebSession)
-        web = data.get("web")
-        session.web = dict(web) if isinstance(web, dict) else {}
-        return session
 
 
 @dataclass
