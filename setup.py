@@ -29,9 +29,11 @@ COMPILED = [
     "src/fifteentwo/web/view.py",
 ]
 """The modules mypyc compiles: the state machine (`game` and its parts in `engine`), the scoring
-it calls, the cards, actions, events and observations it reads and builds on every step, and
-the web server's event sentences and state messages (`app.describe`, `web.view`;
-docs/speed.md). They are compiled together, as one group, so calls between them are C calls."""
+it calls, the cards, actions, events and observations it reads and builds on every step, the
+session that plays and stores a game (`app.session`, and the web server's `web.session`, its
+subclass: a compiled class may be subclassed only in its own group), and the web server's event
+sentences and state messages (`app.describe`, `web.view`; docs/speed.md). They are compiled
+together, as one group, so calls between them are C calls."""
 
 
 def compiled_modules() -> list[object]:
