@@ -262,8 +262,22 @@ class GameMeta:
             raise StoreError(f"game details do not fit: {exc!r}"[:200]) from None
 
     def checked(self) -> GameMeta:
-        """Self, after checking every field a store writes (types and bounds)."""
-        return GameMeta.from_json(self.to_json())
+        """Self, after checking every field a store writes (types and bounds): what
+        ``from_json(to_json())`` makes, without the dict between (a step's meta is checked at
+        every move while its score changes)."""
+        try:
+            return GameMeta(
+                variant=_text(self.variant, "variant"),
+                target=checked_int(self.target, "target"),
+                players=tuple(_text(p, "player") for p in self.players),
+                levels=tuple(_text(p, "level") for p in self.levels),
+                scores=tuple(checked_int(s, "score") for s in self.scores),
+                kind=_text(self.kind, "kind"),
+                owner_hint=_text(self.owner_hint, "owner_hint"),
+                takebacks=checked_int(self.takebacks, "takebacks"),
+            )
+        except TypeError as exc:
+            raise StoreError(f"game details do not fit: {exc!r}"[:200]) from None
 
 
 def _text(value: object, name: str) -> str:

@@ -14,6 +14,8 @@ itself (begin, commit, the pool) stays SQLAlchemy's. Values are passed as the dr
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import itemgetter
 from typing import Any
 
 import sqlalchemy as sa
@@ -59,13 +61,18 @@ class Prepared:
         self.order: list[str] | None = (
             list(compiled.positiontup or ()) if compiled.positional else None
         )
+        self._pick: Callable[[dict[str, Any]], Any] | None = None
+        """The positional values from the named ones, at C speed (``itemgetter``)."""
+        if self.order is not None:
+            pick = itemgetter(*self.order) if self.order else (lambda _: ())
+            self._pick = pick if len(self.order) != 1 else (lambda values: (pick(values),))
         self.dialect = dialect
 
     def run(self, conn: sa.Connection | PoolProxiedConnection, **values: Any) -> Rows:
         """Execute in ``conn``'s transaction (begun by the caller) on the driver's cursor;
         ``conn``: a SQLAlchemy connection or a pool's DBAPI connection (`SqlStore._raw`)."""
-        merged = {**self.defaults, **values}
-        params: Any = merged if self.order is None else tuple(merged[k] for k in self.order)
+        merged = {**self.defaults, **values} if self.defaults else values
+        params: Any = merged if self._pick is None else self._pick(merged)
         pooled = conn.connection if isinstance(conn, sa.Connection) else conn
         raw = pooled.dbapi_connection
         assert raw is not None

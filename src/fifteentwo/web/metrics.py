@@ -159,11 +159,19 @@ class Metrics:
         self.requests = Counter(
             "fifteentwo_http_requests", "HTTP requests answered", ["status"], registry=reg
         )
+        self._by_kind: dict[str, tuple[Counter, Histogram]] = {}
 
     def action(self, kind: str, started: float) -> None:
         """A move of ``kind`` (``game`` or ``table``) answered, begun at ``started``."""
-        self.actions.labels(kind).inc()
-        self.action_seconds.labels(kind).observe(time.perf_counter() - started)
+        found = self._by_kind.get(kind)
+        if found is None:  # (a label's child looked up once: ``labels`` at every move cost)
+            found = self._by_kind[kind] = (
+                self.actions.labels(kind),
+                self.action_seconds.labels(kind),
+            )
+        count, seconds = found
+        count.inc()
+        seconds.observe(time.perf_counter() - started)
 
     def instrument(self, store: Store) -> Store:
         """Time every store method of this store object (from any thread), by method name."""
