@@ -14,7 +14,7 @@ import pytest
 
 from fifteentwo.store import GameBusy, GameMeta, StoreError, new_owner, open_store
 from fifteentwo.store.base import TableConflict, lease_alive
-from fifteentwo.store.postgres import PostgresStore, redact, split_schema
+from fifteentwo.store.postgres import PostgresStore, redact, server_options, split_schema
 from store_backends import Backend, make_backend
 
 META = GameMeta("short", 61, ("You", "Computer"), ("human", "expert"), (0, 0))
@@ -128,8 +128,34 @@ def test_urls_are_redacted_and_schemas_checked() -> None:
         "postgresql://h/d?sslmode=disable",
         "x",
     )
+    assert split_schema("postgresql://h/d?options=-c%20a%3Db&schema=x") == (
+        "postgresql://h/d?options=-c%20a%3Db",
+        "x",
+    )
+    assert server_options("postgresql://h/d?options=-c%20a%3Db", 2.5) == (
+        "-c a=b -c statement_timeout=2500"
+    )
+    assert server_options("postgresql://h/d", 0.1) == "-c statement_timeout=100"
     with pytest.raises(StoreError, match="schema name"):
         PostgresStore("postgresql://h/d", schema="x; DROP TABLE y")
+
+
+def test_the_urls_server_options_reach_every_connection_with_the_stores_timeout(
+    pg: Backend,
+) -> None:
+    """An operator's ``options`` in the URL (here asynchronous commits, docs/web.md) join the
+    store's statement timeout instead of being replaced by it, and a space in the URL stays a
+    space (``urlencode`` had made it a plus, which libpq reads as a plus)."""
+    url = f"{pg.url}&options=-c%20synchronous_commit%3Doff&application_name=two%20words"
+    store = PostgresStore(url, statement_timeout=3.0)
+    pg.opened.append(store)
+    with store._db().connect() as conn:  # a pooled connection, as every store call uses
+        shown = [
+            conn.exec_driver_sql(f"SHOW {name}").scalar()
+            for name in ("synchronous_commit", "statement_timeout", "application_name")
+        ]
+    assert shown == ["off", "3s", "two words"]
+    assert store.game_version("a" * 12) is None
 
 
 def test_a_newer_schema_is_refused(pg: Backend) -> None:

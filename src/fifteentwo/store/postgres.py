@@ -16,12 +16,13 @@ import contextlib
 import re
 import time
 from typing import Any, Final, TypeVar
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 import psycopg
 import sqlalchemy as sa
 from psycopg import sql
 from psycopg.abc import PQGen
+from psycopg.conninfo import conninfo_to_dict
 from sqlalchemy.dialects import postgresql
 
 from fifteentwo.store.base import StoreError, StoreUnavailable
@@ -29,7 +30,7 @@ from fifteentwo.store.schema import SCHEMA_VERSION, game_moves, leases
 from fifteentwo.store.sql import SqlStore, Unavailable, next_step_number, short
 from fifteentwo.store.upgrade import NotAStore, upgrade
 
-__all__ = ["SCHEMA_VERSION", "PostgresStore", "redact", "split_schema"]
+__all__ = ["SCHEMA_VERSION", "PostgresStore", "redact", "server_options", "split_schema"]
 
 DEFAULT_SCHEMA: Final = "fifteentwo"
 DOWN_WAIT: Final = 0.3
@@ -87,7 +88,18 @@ def split_schema(url: str) -> tuple[str, str | None]:
     query = parse_qsl(parts.query, keep_blank_values=True)
     schema = next((v for k, v in query if k == "schema"), None)
     rest = [(k, v) for k, v in query if k != "schema"]
-    return urlunsplit(parts._replace(query=urlencode(rest))), schema
+    # (``quote``: libpq reads a space as %20, and a plus as a plus, not as `urlencode`'s space)
+    return urlunsplit(parts._replace(query=urlencode(rest, quote_via=quote))), schema
+
+
+def server_options(conninfo: str, statement_timeout: float) -> str:
+    """libpq's ``options`` for the store's connections: the URL's own (``?options=-c
+    synchronous_commit%3Doff``: server settings an operator chooses, docs/web.md) and then the
+    store's statement timeout (issue 35), which a connection's ``options`` argument would
+    otherwise replace rather than join."""
+    theirs = str(conninfo_to_dict(conninfo).get("options") or "").strip()
+    ours = f"-c statement_timeout={max(1, round(statement_timeout * 1000))}"
+    return f"{theirs} {ours}" if theirs else ours
 
 
 class PostgresStore(SqlStore):
@@ -128,6 +140,7 @@ class PostgresStore(SqlStore):
                 f"cannot connect to the game store {self.location}: {_first_line(exc, url)}"
             ) from None
         search_path = sql.SQL("SET search_path TO {}").format(sql.Identifier(self.schema))
+        options = server_options(conninfo, statement_timeout)
 
         def connect() -> psycopg.Connection[Any]:
             conn = AnsweringConnection.connect(
@@ -139,7 +152,7 @@ class PostgresStore(SqlStore):
                 keepalives_interval=2,
                 keepalives_count=2,
                 tcp_user_timeout=3000,
-                options=f"-c statement_timeout={max(1, round(statement_timeout * 1000))}",
+                options=options,
             )
             conn.execute(search_path)
             conn.commit()
