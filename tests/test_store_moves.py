@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import statistics
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,8 +17,9 @@ from hypothesis import strategies as st
 from fifteentwo.app.session import FULL_SAVE_MIN, SaveError, SeatConfig, Session
 from fifteentwo.players import GreedyPlayer
 from fifteentwo.rules import find_rules
-from fifteentwo.store import GameConflict, GameMeta, Store, new_owner
+from fifteentwo.store import GameConflict, GameMeta, Store, StoreError, new_owner
 from fifteentwo.store.base import merge_moves
+from fifteentwo.store.sqlite import SQLiteStore
 from store_backends import Backend
 
 
@@ -348,3 +350,41 @@ def test_a_step_keeps_or_moves_the_games_owner_and_kind_and_still_checks_its_ver
     with pytest.raises(GameConflict):
         store.append_move(game_id, {"n": 3}, guest, owner=me, expected_version=version - 1)
     assert store.game_version(game_id) == version
+
+
+def test_sqlite_steps_reuse_one_held_connection_and_replace_a_lost_one(tmp_path: Path) -> None:
+    """SQLite's hot path keeps the pool's one connection between calls instead of a checkout
+    and checkin per step; it is the pool's own connection (one file, one writer), and one
+    found closed is given up: at most the call that found it fails, and the game goes on
+    with every step the store took."""
+    store = SQLiteStore(tmp_path / "games.sqlite3")
+    try:
+        session = a_session(store, seed=5)
+        me = GreedyPlayer(2)
+        session.run()
+        session.act(me.choose(session.observation()))
+        held = store._held
+        assert held is not None
+        with store._db().connect() as conn:  # what every other call uses
+            assert conn.connection.dbapi_connection is held.dbapi_connection
+        for _ in range(3):
+            session.act(me.choose(session.observation()))
+        assert store._held is held  # the same one, step after step
+
+        held.dbapi_connection.close()  # lost underneath (as a driver's fault would leave it)
+        assert session.game_id is not None
+        failed = 0
+        for _ in range(2):
+            try:
+                store.game_version(session.game_id)
+            except StoreError:
+                failed += 1
+        assert failed <= 1
+        assert store._held is not None and store._held is not held
+        while not session.is_over and len(session.game.log) < 60:
+            session.act(me.choose(session.observation()))
+        if not session.is_over:
+            again = Session.from_json(store.load_game(session.game_id).data)
+            assert again.game.log == session.game.log
+    finally:
+        store.close()
