@@ -216,8 +216,9 @@ class SQLiteStore(SqlStore):
     @contextlib.contextmanager
     def _raw(self, *, write: bool) -> Iterator[Any]:
         """`SqlStore._raw` on the pool's one connection (`StaticPool`) held between calls: its
-        checkout and checkin (SQLAlchemy's pool, its events, a rollback at every return) cost
-        a step a tenth of its store CPU, for a connection that is always the same one. Calls
+        checkout and checkin (SQLAlchemy's pool, its events, a rollback at every return) were
+        about a seventh of a step's instructions, for a connection that is always the same one
+        (docs/web.md, "Hosting at scale"). Calls
         are one at a time (`_turn`). The first call, one after the engine was made again and
         one after a lost connection go through the pool's path, which also finds the
         connection to hold."""
