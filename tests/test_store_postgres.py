@@ -143,7 +143,7 @@ def test_urls_are_redacted_and_schemas_checked() -> None:
 def test_the_urls_server_options_reach_every_connection_with_the_stores_timeout(
     pg: Backend,
 ) -> None:
-    """An operator's ``options`` in the URL (here asynchronous commits, docs/web.md) join the
+    """An operator's ``options`` in the URL (here asynchronous commits, docs/store.md) join the
     store's statement timeout instead of being replaced by it, and a space in the URL stays a
     space (``urlencode`` had made it a plus, which libpq reads as a plus)."""
     url = f"{pg.url}&options=-c%20synchronous_commit%3Doff&application_name=two%20words"
