@@ -344,7 +344,7 @@ class SqlStore(Store):
         dialect = engine.dialect
         error = dialect.loaded_dbapi.Error
         try:
-            pooled = engine.raw_connection()
+            pooled = self._raw_connection(engine)
         except error as exc:
             raise sa.exc.DBAPIError.instance(None, None, exc, error, dialect=dialect) from exc
         alone = not write and self._reads_alone
@@ -372,7 +372,15 @@ class SqlStore(Store):
             if alone:
                 with contextlib.suppress(Exception):  # (a lost connection has none)
                     pooled.dbapi_connection.autocommit = False  # type: ignore[union-attr]
-            pooled.close()
+            self._raw_release(pooled)
+
+    def _raw_connection(self, engine: sa.Engine) -> PoolProxiedConnection:
+        """The connection a `_raw` transaction runs on: one checked out of the pool."""
+        return engine.raw_connection()
+
+    def _raw_release(self, pooled: PoolProxiedConnection) -> None:
+        """Give back what `_raw_connection` gave (to the pool; an invalidated one is dropped)."""
+        pooled.close()
 
     def _read(self, work: Callable[[Any], _T], *, raw: bool = False) -> _T:
         """Run a read; a database that stays unavailable is one `StoreUnavailable` line, any

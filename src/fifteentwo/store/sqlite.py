@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Final, cast
+from typing import Any, Final
 
 import sqlalchemy as sa
 from sqlalchemy.pool import StaticPool
@@ -213,51 +213,29 @@ class SQLiteStore(SqlStore):
     def _raw_begin(self, write: bool) -> str | None:
         return "BEGIN IMMEDIATE" if write else None
 
-    @contextlib.contextmanager
-    def _raw(self, *, write: bool) -> Iterator[Any]:
-        """`SqlStore._raw` on the pool's one connection (`StaticPool`) held between calls: its
-        checkout and checkin (SQLAlchemy's pool, its events, a rollback at every return) were
-        about a seventh of a step's instructions, for a connection that is always the same one
-        (docs/web.md, "Hosting at scale"). Calls
-        are one at a time (`_turn`). The first call, one after the engine was made again and
-        one after a lost connection go through the pool's path, which also finds the
-        connection to hold."""
-        engine = self._db()
+    def _raw_connection(self, engine: sa.Engine) -> Any:
+        """The pool's one connection (`StaticPool`), held between `_raw` transactions: a
+        checkout and a checkin per step (SQLAlchemy's pool, its events, a rollback at every
+        return) were about a seventh of a step's instructions, for a connection that is always
+        the same one (docs/web.md, "Hosting at scale"). Calls are one at a time (`_turn`). It
+        is found through the pool at the first call, after the engine was made again and after
+        the held one was lost."""
         held = self._held
         if held is None or held.engine is not engine or held.lost:
-            self._held = None
-            with super()._raw(write=write) as pooled:
-                found = pooled.dbapi_connection  # (the pool's checkin forgets it)
-                yield pooled
-            if isinstance(found, sqlite3.Connection):
-                self._held = _HeldConnection(engine, found)
-            return
-        conn = held.dbapi_connection
-        try:
-            if write:
-                conn.execute("BEGIN IMMEDIATE")
-            yield held
-            conn.commit()
-        except BaseException as exc:
-            with contextlib.suppress(Exception):
-                conn.rollback()
-            if not isinstance(exc, sqlite3.Error):
-                if held.lost:  # (`Prepared.run` found the connection lost)
-                    self._drop_held(engine)
-                raise
-            lost = engine.dialect.is_disconnect(cast(Any, exc), cast(Any, conn), None)
-            if lost:
-                self._lost_at = time.monotonic()
-                self._drop_held(engine)
-            raise sa.exc.DBAPIError.instance(
-                None, None, exc, sqlite3.Error, connection_invalidated=lost, dialect=engine.dialect
-            ) from exc
+            pooled = engine.raw_connection()
+            found = pooled.dbapi_connection  # (the pool's checkin forgets it; StaticPool keeps it)
+            pooled.close()
+            assert isinstance(found, sqlite3.Connection)
+            held = self._held = _HeldConnection(engine, found)
+        return held
 
-    def _drop_held(self, engine: sa.Engine) -> None:
-        """Forget a lost held connection and have the pool open a new one."""
-        self._held = None
-        with contextlib.suppress(Exception):
-            engine.pool.dispose()
+    def _raw_release(self, pooled: Any) -> None:
+        """Keep the held connection; one found lost (`_HeldConnection.invalidate`) is forgotten
+        and the pool opens a new one."""
+        if isinstance(pooled, _HeldConnection) and pooled.lost:
+            self._held = None
+            with contextlib.suppress(Exception):
+                pooled.engine.pool.dispose()
 
     def _transient(self, exc: BaseException) -> bool:
         cause = getattr(exc, "orig", None)
