@@ -248,23 +248,23 @@ class GameMeta:
     def from_json(cls, data: dict[str, Any]) -> GameMeta:
         """The inverse of `to_json`; raises `StoreError` on anything that does not fit."""
         try:
-            return cls(
-                variant=_text(data["variant"], "variant"),
-                target=checked_int(data["target"], "target"),
-                players=tuple(_text(p, "player") for p in data["players"]),
-                levels=tuple(_text(p, "level") for p in data["levels"]),
-                scores=tuple(checked_int(s, "score") for s in data["scores"]),
-                kind=_text(data.get("kind", "terminal"), "kind"),
-                owner_hint=_text(data.get("owner_hint", ""), "owner_hint"),
-                takebacks=checked_int(data.get("takebacks", 0), "takebacks"),
+            read = cls(
+                variant=data["variant"],
+                target=data["target"],
+                players=data["players"],
+                levels=data["levels"],
+                scores=data["scores"],
+                kind=data.get("kind", "terminal"),
+                owner_hint=data.get("owner_hint", ""),
+                takebacks=data.get("takebacks", 0),
             )
         except (KeyError, TypeError) as exc:
             raise StoreError(f"game details do not fit: {exc!r}"[:200]) from None
+        return read.checked()
 
     def checked(self) -> GameMeta:
-        """Self, after checking every field a store writes (types and bounds): what
-        ``from_json(to_json())`` makes, without the dict between (a step's meta is checked at
-        every move while its score changes)."""
+        """Self, after checking every field a store writes (types and bounds): a copy with
+        its sequences made tuples (`from_json` reads through it)."""
         try:
             return GameMeta(
                 variant=_text(self.variant, "variant"),
