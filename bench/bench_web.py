@@ -155,7 +155,7 @@ def rss_kib(pid: int) -> int:
 
 
 SERVER_OPTIONS: list[str] = []
-"""Options every server process is started with (``--ws-compression``)."""
+"""Options every server process is started with (``--ws-compression``, ``--gc-every``)."""
 SERVER_PYTHON: list[str] = [sys.executable]
 """The interpreter that runs the servers (``--server-python``: the compiled engine's)."""
 
@@ -412,6 +412,12 @@ def main() -> int:
         help="start the servers with --ws-compression (permessage-deflate; off by default)",
     )
     parser.add_argument(
+        "--gc-every",
+        type=float,
+        help="start the servers with --gc-every SECONDS (0: Python's own collector, as before "
+        "2026-11-29; default: the server's)",
+    )
+    parser.add_argument(
         "--by-move",
         action="store_true",
         help="play in rounds (every client's k-th decision in round k) and print the server's "
@@ -431,6 +437,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.ws_compression:
         SERVER_OPTIONS.append("--ws-compression")
+    if args.gc_every is not None:
+        SERVER_OPTIONS.extend(["--gc-every", str(args.gc_every)])
     if args.server_python:
         if not Path(args.server_python).is_file():
             raise SystemExit(f"error: no Python at {args.server_python} (make compiled makes one)")
@@ -704,9 +712,12 @@ def bench_tables(n: int, args: argparse.Namespace) -> None:
         pg = f"{args.postgres}{'&' if '?' in args.postgres else '?'}schema={schema}"
         if "2" in wanted:
             setups.append(("2 procs", ["--redis", args.redis], pg))
+        # every simulated person comes from 127.0.0.1: the servers' limit on tables made per
+        # client (20 a minute, docs/web.md "Security") would refuse all but the first 20
+        unlimited = ["--rate-limit", f"tables={2 * n}/60"]
         for label, extra, url in setups:
             ports = [free_port()] if url is None else [free_port(), free_port()]
-            procs = [start_server(db, p, args.workers, *extra, url=url) for p in ports]
+            procs = [start_server(db, p, args.workers, *unlimited, *extra, url=url) for p in ports]
             try:
                 bases = [f"http://127.0.0.1:{p}" for p in ports]
                 pair = (bases[0], bases[-1])

@@ -11,6 +11,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 from types import FrameType
 from typing import Any, Final
 
@@ -121,6 +122,15 @@ def register(subparsers: Any) -> None:
         "more CPU per move and 0.05 MB more memory per connection (off)",
     )
     parser.add_argument(
+        "--gc-every",
+        type=float,
+        default=GC_EVERY,
+        metavar="SECONDS",
+        help="run Python's cyclic garbage collector once every this many seconds, not whenever "
+        "Python decides: no pause of 60-100 ms every few seconds at 1,000 games, one longer "
+        "pause per period (0: Python's own collector; %(default)g)",
+    )
+    parser.add_argument(
         "--log-level",
         choices=["debug", "info", "warning", "error"],
         default="info",
@@ -145,6 +155,9 @@ def run(args: argparse.Namespace) -> int:
         if not 0 <= value <= 3600:  # also refuses nan
             option = "--" + name.replace("_", "-")
             raise FifteenTwoError(f"{option} must be between 0 and 3600 seconds, not {value}")
+    if not 0 <= args.gc_every <= 86400:  # also refuses nan
+        every = args.gc_every
+        raise FifteenTwoError(f"--gc-every must be between 0 and 86400 seconds, not {every}")
     security = security_config(args)
     try:
         import uvicorn
@@ -194,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
     _log_bad_http(app.state.ops.metrics)  # (after uvicorn.Config: it sets up its loggers)
     server = _GracefulServer(config, app.state.ops, drain=args.drain)
     print(f"fifteentwo: serving on http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
-    _tune_gc()
+    _tune_gc(args.gc_every)
     try:
         server.run()
     except OSError as exc:
@@ -313,17 +326,41 @@ def _log_bad_http(metrics: Any) -> None:
 
 
 GC_THRESHOLDS: Final = (50_000, 20, 100)
-"""The server's cyclic garbage collector runs far less often than Python's default (700, 10,
+"""With ``--gc-every 0``, Python's own collector, run far less often than its default (700, 10,
 10): a server holding hundreds of games has a million objects, and a full collection stops
 every connection for 100 ms or more (bench/bench_web.py measured five a minute at 200 tables);
 almost everything is freed by reference counting anyway."""
 
+GC_EVERY: Final = 300.0
+"""Seconds between the server's collections of cyclic garbage (``--gc-every``). Python's own
+collector, even at `GC_THRESHOLDS`, stopped every connection for 60 to 100 ms every five seconds
+at 1,000 games: a game's history lives as long as the game, so each young-generation collection
+walked some 100,000 objects that were all still in use (docs/web.md, "Hosting at scale"). Almost
+nothing a game does makes cycles: what does is uvicorn's HTTP protocol objects, a couple of
+dozen per connection, which wait for the next collection."""
 
-def _tune_gc() -> None:
-    """Keep what is loaded at start-up out of every collection, and collect less often."""
+
+def _tune_gc(every: float = GC_EVERY) -> None:
+    """Keep what is loaded at start-up out of every collection; then collect cyclic garbage
+    once every ``every`` seconds on a thread of its own (0: Python's collector, collecting
+    less often than its default)."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
+    if every <= 0:
+        gc.set_threshold(*GC_THRESHOLDS)
+        return
+    gc.disable()
+    collector = threading.Thread(
+        target=_collect_every, args=(every,), name="fifteentwo-gc", daemon=True
+    )
+    collector.start()
+
+
+def _collect_every(seconds: float) -> None:
+    """Collect cyclic garbage every ``seconds`` (one pause, about 0.4 ms per game held)."""
+    while True:
+        time.sleep(seconds)
+        gc.collect()
 
 
 def _check_address(host: str, port: int) -> None:
