@@ -56,6 +56,7 @@ def test_a_store_that_cannot_open(capsys: pytest.CaptureFixture[str], tmp_path: 
         ["--gc-every", "-1"],
         ["--gc-every", "nan"],
         ["--gc-every", "1e6"],
+        ["--gc-every", "0.01"],
         ["--log-level", "loud"],
     ],
 )

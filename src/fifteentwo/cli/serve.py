@@ -155,9 +155,9 @@ def run(args: argparse.Namespace) -> int:
         if not 0 <= value <= 3600:  # also refuses nan
             option = "--" + name.replace("_", "-")
             raise FifteenTwoError(f"{option} must be between 0 and 3600 seconds, not {value}")
-    if not 0 <= args.gc_every <= 86400:  # also refuses nan
-        every = args.gc_every
-        raise FifteenTwoError(f"--gc-every must be between 0 and 86400 seconds, not {every}")
+    every = args.gc_every
+    if not (every == 0 or 1 <= every <= 86400):  # also refuses nan
+        raise FifteenTwoError(f"--gc-every must be 0 or between 1 and 86400 seconds, not {every}")
     security = security_config(args)
     try:
         import uvicorn
