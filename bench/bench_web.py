@@ -41,6 +41,11 @@ against one late in it directly: the clients play in rounds (each makes its k-th
 after its thinking, and round k + 1 starts once every game still going was answered), so the
 server's CPU between two rounds' ends belongs to the k-th decisions alone; it prints the CPU
 per action by band of rounds, with the games that ended in each band.
+All clients start together (their games are held first, then a gate opens), so their games'
+ends and full saves come in the same seconds; ``--stagger S`` has each client wait a random
+0 to S seconds before its first decision, and ``--again`` has it start a new game when its game
+ends, until the deadline: with both, the games in play stay at the level's number and their
+phases spread out, as with players who sat down at different times.
 Targets: 1,000 games on one process and 2,000 on two, p99 < 100 ms, < 0.5 MB per game,
 < 0.4 ms of server CPU per action. The machine's load average is printed with the figures.
 
@@ -246,7 +251,8 @@ HTTP: dict[str, httpx.AsyncClient] = {}
 async def play_one(
     base: str, ws_url: str, args: argparse.Namespace, stats: Stats, *, gate: Any, think: float
 ) -> None:
-    """One client: create, join, play to the end."""
+    """One client: create, join, play to the end (with ``--again``, a new game after each
+    until the deadline)."""
     http = HTTP.get(base)
     if http is None:  # one pool per server: a client each costs an SSL context and 0.5 MB
         http = HTTP[base] = httpx.AsyncClient(
@@ -255,6 +261,23 @@ async def play_one(
             timeout=120,
             limits=httpx.Limits(max_connections=20),
         )
+    first = True
+    again = args.again and not args.by_move  # (rounds count one game per client)
+    while first or (again and time.perf_counter() < stats.deadline):
+        await play_game(http, ws_url, args, stats, gate=gate if first else None, think=think)
+        first = False
+
+
+async def play_game(
+    http: httpx.AsyncClient,
+    ws_url: str,
+    args: argparse.Namespace,
+    stats: Stats,
+    *,
+    gate: Any,
+    think: float,
+) -> None:
+    """One game of a client; the first waits at ``gate`` until every client holds its own."""
     made = (
         await http.post(
             "/api/games",
@@ -264,8 +287,11 @@ async def play_one(
     async with connect(ws_url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "game": made["game"], "token": made["token"]}))
         state = orjson.loads(await ws.recv(decode=False))
-        stats.joined += 1
-        await gate.wait()  # every client holds its game before any plays: real concurrency
+        if gate is not None:
+            stats.joined += 1
+            await gate.wait()  # every client holds its game before any plays: real concurrency
+            if args.stagger and stats.rounds is None:  # players who sat down over some seconds
+                await asyncio.sleep(random.uniform(0, args.stagger))
         rounds, number = stats.rounds, 0
         try:
             while not state["over"] and time.perf_counter() < stats.deadline:
@@ -416,6 +442,21 @@ def main() -> int:
         type=float,
         help="start the servers with --gc-every SECONDS (0: Python's own collector, as before "
         "2026-11-29; default: the server's)",
+    )
+    parser.add_argument(
+        "--again",
+        action="store_true",
+        help="each client starts a new game when its game ends, until the deadline (the games "
+        "in play stay at the level's number; off: one game each)",
+    )
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="each client waits a random 0 to SECONDS after all have joined before its first "
+        "decision, so the games' ends and full saves do not all come in the same seconds, as "
+        "with players who sat down at different times (0: all start together)",
     )
     parser.add_argument(
         "--by-move",
