@@ -105,19 +105,34 @@ NEIGHBOURS = {"postgres": "PostgreSQL", "redis-server": "Redis"}
 """Processes of this machine whose CPU a level also reports (by their name in /proc)."""
 
 
-def neighbours_cpu() -> dict[str, float]:
-    """CPU seconds so far of the clients (this process) and of the local PostgreSQL and Redis
-    processes, from /proc (a database on another machine counts nothing here)."""
-    used = {"clients": sum(os.times()[:2])} | dict.fromkeys(NEIGHBOURS.values(), 0.0)
+Snapshot = dict[tuple[str, int], float]
+"""CPU seconds so far by (who, pid): the clients (this process) and each local PostgreSQL or
+Redis process."""
+
+
+def neighbours_cpu() -> Snapshot:
+    """CPU seconds so far of the clients (this process) and of each local PostgreSQL and Redis
+    process, from /proc (a database on another machine counts nothing here)."""
+    used: Snapshot = {("clients", os.getpid()): sum(os.times()[:2])}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             name = NEIGHBOURS.get((entry / "comm").read_text().strip())
             if name is not None:
-                used[name] += cpu_seconds([int(entry.name)])
+                used[name, int(entry.name)] = cpu_seconds([int(entry.name)])
         except OSError:
             continue  # (gone meanwhile)
+    return used
+
+
+def cpu_between(before: Snapshot, after: Snapshot) -> dict[str, float]:
+    """CPU seconds each of the clients, PostgreSQL and Redis used between two snapshots, process
+    by process: a process that started since counts from zero, one that ended since counts
+    nothing (its last moments are unseen), so a backend's exit never makes the sum go back."""
+    used = {"clients": 0.0} | dict.fromkeys(NEIGHBOURS.values(), 0.0)
+    for (name, pid), seconds in after.items():
+        used[name] += max(0.0, seconds - before.get((name, pid), 0.0))
     return used
 
 
@@ -373,7 +388,7 @@ async def run_level(
     gate.set()
     cpu = asyncio.create_task(sample_cpu(pids, stats, stop))
     results = await asyncio.gather(*clients, return_exceptions=True)
-    stats.neighbours = {k: v - before[k] for k, v in neighbours_cpu().items()}
+    stats.neighbours = cpu_between(before, neighbours_cpu())
     stats.played_s = time.perf_counter() - began
     stop.set()
     await sampler
