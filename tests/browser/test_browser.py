@@ -156,10 +156,17 @@ def test_counts_in_words_and_muggins_by_the_claim_alone(page: Any, server: str) 
     from fifteentwo.scoring import number_word
 
     worded = asked = False
+    seen: list[str] = []  # what each pass saw, for the message if neither thing comes
     for _ in range(3):  # a game without a miscount is rare (about 1 in 200): play another
         start(page, server, "short", count="manual", level="random")
+        seen.append(f"new game: over={page.get_attribute('#page-game', 'data-over')}")
         while page.get_attribute("#page-game", "data-over") != "1" and not asked:
             before = page.get_attribute("#page-game", "data-decision")
+            seen.append(
+                f"{before} ready={page.get_attribute('#page-game', 'data-ready')}"
+                f" count={visible(page, '#count-box')} muggins={visible(page, '#muggins-box')}"
+                f" prompt={page.inner_text('#prompt')[:70]!r}"
+            )
             if visible(page, "#count-box") and not worded:
                 page.fill("#count-input", "fourty")
                 page.press("#count-input", "Enter")
@@ -191,7 +198,7 @@ def test_counts_in_words_and_muggins_by_the_claim_alone(page: Any, server: str) 
             wait_next(page, before)
         if asked:
             break
-    assert worded and asked
+    assert worded and asked, "\n".join(seen[-60:])
     assert not page.errors
 
 
