@@ -27,7 +27,12 @@ from pathlib import Path
 from cfr_pegging import Solver, deals
 from fifteentwo.cards import Card
 from fifteentwo.game import Game, Observation
-from fifteentwo.players.expert import Choice, FrozenExpert2Player, FrozenExpertPlayer
+from fifteentwo.players.expert import (
+    Choice,
+    ExpertPlayer,
+    FrozenExpert2Player,
+    FrozenExpertPlayer,
+)
 from fifteentwo.players.knowledge import PIPS, RANK_OF, played_by
 from fifteentwo.players.pegging import Guess, PlayModel, guess_hands
 from fifteentwo.players.pegtable import keep_likelihood
@@ -386,3 +391,13 @@ class GuessesAndRefined60(FourTimesGuesses):
 
     name = "expert-guesses-refined60"
     endgame_discard = 60
+
+
+class EightTimesGuesses(ExpertPlayer):
+    """Issue 33: twice the expert's guesses at the opponent's hand and candidates (eight times
+    expert-1's): the expert's doubling of expert-2's gained +0.021 wins per pair over 20,000
+    paired games with its p99 decision at 57 ms, under the 200 ms budget."""
+
+    name = "expert-eighttimesguesses"
+    draws = tuple(2 * d for d in ExpertPlayer.draws)
+    proposals = 2 * ExpertPlayer.proposals
