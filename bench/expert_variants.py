@@ -395,8 +395,9 @@ class GuessesAndRefined60(FourTimesGuesses):
 
 class EightTimesGuesses(ExpertPlayer):
     """Issue 33: twice the expert's guesses at the opponent's hand and candidates (eight times
-    expert-1's): the expert's doubling of expert-2's gained +0.021 wins per pair over 20,000
-    paired games with its p99 decision at 57 ms, under the 200 ms budget."""
+    expert-1's), since the expert's doubling of expert-2's gained +0.021 wins per pair over
+    20,000 paired games. Screened on 2026-11-29: -0.006 (-0.051 to +0.039) against the expert,
+    its p99 decision 197 ms; not kept (docs/players.md)."""
 
     name = "expert-eighttimesguesses"
     draws = tuple(2 * d for d in ExpertPlayer.draws)
