@@ -276,11 +276,10 @@ async def play_one(
             timeout=120,
             limits=httpx.Limits(max_connections=20),
         )
-    first = True
+    await play_game(http, ws_url, args, stats, gate=gate, think=think)
     again = args.again and not args.by_move  # (rounds count one game per client)
-    while first or (again and time.perf_counter() < stats.deadline):
-        await play_game(http, ws_url, args, stats, gate=gate if first else None, think=think)
-        first = False
+    while again and time.perf_counter() < stats.deadline:
+        await play_game(http, ws_url, args, stats, gate=None, think=think)
 
 
 async def play_game(
