@@ -17,13 +17,10 @@ import argparse
 import statistics
 import tempfile
 import time
-import warnings
 from collections.abc import Callable
 from pathlib import Path
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DeprecationWarning)
-    from starlette.testclient import TestClient
+from starlette.testclient import TestClient
 
 from fifteentwo.store import open_store
 from fifteentwo.web import create_app

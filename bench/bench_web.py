@@ -73,7 +73,7 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
-import httpx
+import httpx2
 import orjson
 from websockets.asyncio.client import connect
 
@@ -193,9 +193,9 @@ def start_server(
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/options", timeout=1).status_code == 200:
+            if httpx2.get(f"http://127.0.0.1:{port}/api/options", timeout=1).status_code == 200:
                 return proc
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             time.sleep(0.1)
     proc.kill()
     raise SystemExit("error: the server did not start")
@@ -259,7 +259,7 @@ class Rounds:
             self.next = asyncio.Event()
 
 
-HTTP: dict[str, httpx.AsyncClient] = {}
+HTTP: dict[str, httpx2.AsyncClient] = {}
 """The clients' HTTP pools, by server (made in the level's event loop, closed after it)."""
 
 
@@ -270,11 +270,11 @@ async def play_one(
     until the deadline)."""
     http = HTTP.get(base)
     if http is None:  # one pool per server: a client each costs an SSL context and 0.5 MB
-        http = HTTP[base] = httpx.AsyncClient(
+        http = HTTP[base] = httpx2.AsyncClient(
             base_url=base,
             headers={"origin": base},
             timeout=120,
-            limits=httpx.Limits(max_connections=20),
+            limits=httpx2.Limits(max_connections=20),
         )
     await play_game(http, ws_url, args, stats, gate=gate, think=think)
     again = args.again and not args.by_move  # (rounds count one game per client)
@@ -283,7 +283,7 @@ async def play_one(
 
 
 async def play_game(
-    http: httpx.AsyncClient,
+    http: httpx2.AsyncClient,
     ws_url: str,
     args: argparse.Namespace,
     stats: Stats,
@@ -686,8 +686,8 @@ async def play_table(
 ) -> None:
     """Ann creates a table on the first process, Bob sits on the second; both play."""
     async with (
-        httpx.AsyncClient(base_url=bases[0], headers={"origin": bases[0]}, timeout=60) as ann,
-        httpx.AsyncClient(base_url=bases[1], headers={"origin": bases[1]}, timeout=60) as bob,
+        httpx2.AsyncClient(base_url=bases[0], headers={"origin": bases[0]}, timeout=60) as ann,
+        httpx2.AsyncClient(base_url=bases[1], headers={"origin": bases[1]}, timeout=60) as bob,
     ):
         made = (
             await ann.post(

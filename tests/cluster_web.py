@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
@@ -129,9 +129,9 @@ class Site:
                 raise AssertionError(f"server {i} exited: {self.log(i)[-2000:]}")
             try:
                 url = f"http://127.0.0.1:{self.ports[i]}/readyz"
-                if httpx.get(url, timeout=2).status_code == 200:
+                if httpx2.get(url, timeout=2).status_code == 200:
                     return
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 pass
             time.sleep(0.1)
         raise AssertionError(f"server {i} not ready: {self.log(i)[-2000:]}")
@@ -161,9 +161,9 @@ class Site:
             if self.nginx.poll() is not None:
                 raise AssertionError((prefix / "error.log").read_text(errors="replace"))
             try:
-                if httpx.get(f"{self.url}/healthz", timeout=2).status_code == 200:
+                if httpx2.get(f"{self.url}/healthz", timeout=2).status_code == 200:
                     return
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 time.sleep(0.1)
         raise AssertionError("nginx did not start")
 
@@ -262,7 +262,7 @@ class RemoteSocket:
         self.ws.close(code)
 
 
-class RemoteClient(httpx.Client):
+class RemoteClient(httpx2.Client):
     """An HTTP client on the site with TestClient's ``websocket_connect``."""
 
     def __init__(self, site: Site) -> None:

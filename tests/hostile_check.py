@@ -1,4 +1,4 @@
-"""The hostile re-check of issue 35 against real `cribbage serve` processes (httpx, websockets).
+"""The hostile re-check of issue 35 against real `cribbage serve` processes (httpx2, websockets).
 
 Not a pytest module (each finding it made is a test in tests/test_web_security.py); a script to
 run again after a change to the web server's defences (docs/web.md, "The hostile re-check"):
@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
@@ -77,9 +77,9 @@ class Server:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
-                if httpx.get(self.url + "/readyz", timeout=2).status_code == 200:
+                if httpx2.get(self.url + "/readyz", timeout=2).status_code == 200:
                     return
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 time.sleep(0.1)
         raise SystemExit("server did not start: " + (work / f"serve-{self.port}.log").read_text())
 
@@ -96,10 +96,10 @@ class Server:
         sent = None if bot else origin or self.url
         return connect(self.ws_url, origin=sent, open_timeout=5, **kw)
 
-    def client(self, source: str | None = None, **kw: Any) -> httpx.Client:
-        transport = httpx.HTTPTransport(local_address=source) if source else None
+    def client(self, source: str | None = None, **kw: Any) -> httpx2.Client:
+        transport = httpx2.HTTPTransport(local_address=source) if source else None
         headers = kw.pop("headers", {"origin": self.url})
-        return httpx.Client(
+        return httpx2.Client(
             base_url=self.url, headers=headers, timeout=30, transport=transport, **kw
         )
 
@@ -117,19 +117,19 @@ class Server:
         self.log.close()
 
 
-def register(c: httpx.Client, name: str) -> httpx.Response:
+def register(c: httpx2.Client, name: str) -> httpx2.Response:
     return c.post("/api/register", json={"username": name, "password": PASSWORD})
 
 
-def me(c: httpx.Client) -> Any:
+def me(c: httpx2.Client) -> Any:
     return c.get("/api/me").json().get("username")
 
 
-def session_cookie(c: httpx.Client) -> str:
+def session_cookie(c: httpx2.Client) -> str:
     return str(c.cookies.get("ft_session"))
 
 
-def copied(srv: Server, sid: str) -> httpx.Client:
+def copied(srv: Server, sid: str) -> httpx2.Client:
     return srv.client(cookies={"ft_session": sid})
 
 
@@ -143,11 +143,11 @@ def fresh(prefix: str, nbytes: int = 3) -> str:
     return prefix + secrets.token_hex(nbytes)
 
 
-def login(c: httpx.Client, name: str, password: str = PASSWORD) -> httpx.Response:
+def login(c: httpx2.Client, name: str, password: str = PASSWORD) -> httpx2.Response:
     return c.post("/api/login", json={"username": name, "password": password})
 
 
-def players(srv: Server, *prefixes: str) -> list[tuple[httpx.Client, str]]:
+def players(srv: Server, *prefixes: str) -> list[tuple[httpx2.Client, str]]:
     """A registered account per prefix, each on a client of its own."""
     out = []
     for prefix in prefixes:
@@ -157,13 +157,13 @@ def players(srv: Server, *prefixes: str) -> list[tuple[httpx.Client, str]]:
     return out
 
 
-def new_table(c: httpx.Client, **settings: Any) -> Any:
+def new_table(c: httpx2.Client, **settings: Any) -> Any:
     """A short game's table for two people, made by ``c`` (the answer: table id, token)."""
     seats = [{"kind": "person"}, {"kind": "person"}]
     return c.post("/api/tables", json={"variant": "short", **settings, "seats": seats}).json()
 
 
-def sit_and_leave(c: httpx.Client, table: str) -> None:
+def sit_and_leave(c: httpx2.Client, table: str) -> None:
     """``c`` takes the free seat and never plays (an away person)."""
     c.post(f"/api/tables/{table}/sit", json={"seat": None, "name": ""})
 
@@ -584,7 +584,7 @@ def limits(proxied: Server) -> None:
     )
 
 
-def forwarded(cl: httpx.Client, path: str, xff: str, body: Any) -> httpx.Response:
+def forwarded(cl: httpx2.Client, path: str, xff: str, body: Any) -> httpx2.Response:
     """A POST of ``body`` that says it was forwarded for client address ``xff``."""
     return cl.post(path, json=body, headers={"x-forwarded-for": xff})
 
@@ -629,7 +629,7 @@ def passwords(srv: Server) -> None:
     )
 
 
-def play_table(c: httpx.Client, srv: Server, table: str, token: str) -> dict[str, Any]:
+def play_table(c: httpx2.Client, srv: Server, table: str, token: str) -> dict[str, Any]:
     return play_out(srv, join(table, token), 5000)
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-pytest.importorskip("httpx")
+pytest.importorskip("httpx2")
 pytest.importorskip("websockets")
 import bench_web
 

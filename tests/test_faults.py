@@ -21,7 +21,6 @@ import shutil
 import subprocess
 import tempfile
 import time
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,12 +28,10 @@ from typing import Any
 import pytest
 
 pytest.importorskip("uvicorn")
-httpx = pytest.importorskip("httpx")
+httpx2 = pytest.importorskip("httpx2")
 ws_client = pytest.importorskip("websockets.sync.client")
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DeprecationWarning)
-    from starlette.testclient import TestClient
+from starlette.testclient import TestClient  # noqa: E402
 
 from fifteentwo.store import open_store  # noqa: E402
 from fifteentwo.web import create_app  # noqa: E402
@@ -117,7 +114,7 @@ def test_postgres_down_answers_at_once_and_play_resumes_when_it_returns(
     port = free_port()
     server = start_server(own_postgres.url, port, tmp_path)
     try:
-        with httpx.Client(
+        with httpx2.Client(
             base_url=f"http://127.0.0.1:{port}",
             headers={"origin": f"http://127.0.0.1:{port}"},
             timeout=10,

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,11 +13,9 @@ from typing import Any
 import pytest
 
 pytest.importorskip("starlette")
-pytest.importorskip("httpx")
+pytest.importorskip("httpx2")
 
-with warnings.catch_warnings():  # starlette's note about its httpx transport
-    warnings.simplefilter("ignore", DeprecationWarning)
-    from starlette.testclient import TestClient
+from starlette.testclient import TestClient
 
 from fifteentwo.players.simple import LEVELS, GreedyPlayer
 from fifteentwo.store import open_store

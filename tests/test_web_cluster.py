@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("uvicorn")
-pytest.importorskip("httpx")
+pytest.importorskip("httpx2")
 pytest.importorskip("websockets.sync.client")
 
 import test_web
@@ -116,11 +116,11 @@ def store_path(site: Site) -> str:
 
 
 def test_the_balancer_spreads_requests_over_both_processes(site: Site, tmp_path: Path) -> None:
-    import httpx
+    import httpx2
 
     seen = set()
     for _ in range(8):
-        body = httpx.get(f"{site.url}/metrics", timeout=10).text
+        body = httpx2.get(f"{site.url}/metrics", timeout=10).text
         info = next(line for line in body.splitlines() if line.startswith("fifteentwo_server_info"))
         seen.add(info)
     assert len(seen) == 2

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("uvicorn")
-httpx = pytest.importorskip("httpx")
+httpx2 = pytest.importorskip("httpx2")
 ws_client = pytest.importorskip("websockets.sync.client")
 
 from test_web_restart import free_port, start_server  # noqa: E402
@@ -21,7 +21,7 @@ def test_compression_only_when_asked(tmp_path: Path, compressed: bool) -> None:
     extra = ("--ws-compression",) if compressed else ()
     proc = start_server(tmp_path / "games.sqlite3", port, tmp_path, *extra)
     try:
-        made = httpx.post(
+        made = httpx2.post(
             f"http://127.0.0.1:{port}/api/games",
             json={"variant": "short", "level": "greedy"},
             headers={"origin": f"http://127.0.0.1:{port}"},

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("uvicorn")
-httpx = pytest.importorskip("httpx")
+httpx2 = pytest.importorskip("httpx2")
 ws_client = pytest.importorskip("websockets.sync.client")
 
 from test_web_processes import REDIS_URL, pg_url  # noqa: E402, F401  (the fixture)
@@ -57,7 +57,7 @@ def test_a_game_moves_between_processes_and_survives_losing_one(
         for port in ports
     ]
     try:
-        made = httpx.post(
+        made = httpx2.post(
             f"http://127.0.0.1:{ports[0]}/api/games",
             json={"variant": "standard", "level": "greedy", "player": "p" * 16},
             headers={"origin": f"http://127.0.0.1:{ports[0]}"},
@@ -106,7 +106,7 @@ def test_a_page_on_one_process_is_sent_moves_made_through_another(
         for port in ports
     ]
     try:
-        made = httpx.post(
+        made = httpx2.post(
             f"http://127.0.0.1:{ports[0]}/api/games",
             json={"variant": "short", "level": "greedy", "player": "q" * 16},
             headers={"origin": f"http://127.0.0.1:{ports[0]}"},

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import unicodedata
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,9 +17,7 @@ from hypothesis import strategies as st
 pytest.importorskip("starlette")
 pytest.importorskip("argon2")
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DeprecationWarning)
-    from starlette.testclient import TestClient
+from starlette.testclient import TestClient
 
 from fifteentwo.store import open_store
 from fifteentwo.web import create_app

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("uvicorn")
-httpx = pytest.importorskip("httpx")
+httpx2 = pytest.importorskip("httpx2")
 ws_client = pytest.importorskip("websockets.sync.client")
 
 from test_web_processes import REDIS_URL, pg_url  # noqa: E402, F401
@@ -47,7 +47,7 @@ def ports(tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> Itera
 def post(port: int, path: str, body: dict[str, Any]) -> Any:
     """A request from a new anonymous person (no cookie: a player of their own)."""
     origin = f"http://127.0.0.1:{port}"
-    return httpx.post(f"{origin}{path}", json=body, headers={"origin": origin}, timeout=15)
+    return httpx2.post(f"{origin}{path}", json=body, headers={"origin": origin}, timeout=15)
 
 
 def ask_together(ports: list[int], variant: str) -> list[dict[str, Any]]:
@@ -96,7 +96,7 @@ def test_two_people_asking_at_once_on_two_processes_are_paired_exactly_once(
 def test_a_quick_match_is_played_and_talked_across_processes(ports: list[int]) -> None:
     seats = [{"kind": "person"}, {"kind": "person"}]
     made = post(ports[0], "/api/tables", {"variant": "short", "seats": seats, "name": "Cy"})
-    listed = httpx.get(f"http://127.0.0.1:{ports[1]}/api/lobby", timeout=15).json()["tables"]
+    listed = httpx2.get(f"http://127.0.0.1:{ports[1]}/api/lobby", timeout=15).json()["tables"]
     assert made.json()["table"] in {t["id"] for t in listed}  # the other process lists it
     first = post(ports[0], "/api/quick", {"variant": "standard", "name": "Ann"}).json()
     second = post(ports[1], "/api/quick", {"variant": "standard", "name": "Bob"}).json()

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("starlette")
-pytest.importorskip("httpx")
+pytest.importorskip("httpx2")
 
 from fifteentwo.actions import Muggins
 from fifteentwo.app.describe import Describer
@@ -49,11 +49,8 @@ until it happens)."""
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[Any]:
-    import warnings
 
-    with warnings.catch_warnings():  # starlette's note about its httpx transport
-        warnings.simplefilter("ignore", DeprecationWarning)
-        from starlette.testclient import TestClient
+    from starlette.testclient import TestClient
 
     app = create_app(lambda: open_store(tmp_path / "games.sqlite3"), workers=2)
     with TestClient(app, headers={"origin": "http://testserver"}) as c:

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("uvicorn")
-httpx = pytest.importorskip("httpx")
+httpx2 = pytest.importorskip("httpx2")
 ws_client = pytest.importorskip("websockets.sync.client")
 
 from store_backends import make_backend  # noqa: E402
@@ -116,12 +116,12 @@ def test_two_processes_serve_one_table_and_survive_losing_one(tmp_path: Path, pg
     ]
     try:
         with (
-            httpx.Client(
+            httpx2.Client(
                 base_url=f"http://127.0.0.1:{ports[0]}",
                 headers={"origin": f"http://127.0.0.1:{ports[0]}"},
                 timeout=10,
             ) as ann,
-            httpx.Client(
+            httpx2.Client(
                 base_url=f"http://127.0.0.1:{ports[1]}",
                 headers={"origin": f"http://127.0.0.1:{ports[1]}"},
                 timeout=10,
@@ -179,7 +179,7 @@ def finished(url: str) -> list[dict[str, Any]]:
 
 
 def signed_in(port: int, name: str) -> Any:
-    client = httpx.Client(
+    client = httpx2.Client(
         base_url=f"http://127.0.0.1:{port}",
         headers={"origin": f"http://127.0.0.1:{port}"},
         timeout=10,
@@ -319,12 +319,12 @@ def test_redis_going_down_costs_about_a_second(tmp_path: Path, pg_url: str) -> N
                 time.sleep(0.1)
         procs = [start_server(pg_url, port, tmp_path, "--redis", url) for port in ports]
         with (
-            httpx.Client(
+            httpx2.Client(
                 base_url=f"http://127.0.0.1:{ports[0]}",
                 headers={"origin": f"http://127.0.0.1:{ports[0]}"},
                 timeout=10,
             ) as ann,
-            httpx.Client(
+            httpx2.Client(
                 base_url=f"http://127.0.0.1:{ports[1]}",
                 headers={"origin": f"http://127.0.0.1:{ports[1]}"},
                 timeout=10,

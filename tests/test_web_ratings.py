@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import time
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,9 +18,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("argon2")
 pytest.importorskip("glicko2")
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DeprecationWarning)
-    from starlette.testclient import TestClient
+from starlette.testclient import TestClient
 
 from fifteentwo.store import open_store
 from fifteentwo.store.sqlite import SQLiteStore

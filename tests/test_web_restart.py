@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("uvicorn")
-httpx = pytest.importorskip("httpx")
+httpx2 = pytest.importorskip("httpx2")
 ws_client = pytest.importorskip("websockets.sync.client")
 
 from web_helpers import LeakChecker, choose  # noqa: E402
@@ -42,9 +42,9 @@ def start_server(db: Path | str, port: int, data: Path, *extra: str) -> subproce
         if proc.poll() is not None:
             raise AssertionError(f"server exited: {proc.stderr.read() if proc.stderr else ''!r}")
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/options", timeout=1).status_code == 200:
+            if httpx2.get(f"http://127.0.0.1:{port}/api/options", timeout=1).status_code == 200:
                 return proc
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             time.sleep(0.1)
     proc.kill()
     raise AssertionError("server did not start")
@@ -65,7 +65,7 @@ def test_sigkill_mid_game_loses_nothing(tmp_path: Path) -> None:
     db, port = tmp_path / "games.sqlite3", free_port()
     proc = start_server(db, port, tmp_path)
     try:
-        made = httpx.post(
+        made = httpx2.post(
             f"http://127.0.0.1:{port}/api/games",
             json={"variant": "short", "level": "greedy", "player": PLAYER},
             headers={"origin": f"http://127.0.0.1:{port}"},
@@ -107,7 +107,7 @@ def test_sigkill_mid_game_loses_nothing(tmp_path: Path) -> None:
                 )
                 checker.check(state)
             assert state["over"] and state["finished"]
-        history = httpx.get(
+        history = httpx2.get(
             f"http://127.0.0.1:{port}/api/history", headers={"x-player": PLAYER}, timeout=10
         ).json()
         assert [g["id"] for g in history["games"]] == state["finished"]

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("uvicorn")
-httpx = pytest.importorskip("httpx")
+httpx2 = pytest.importorskip("httpx2")
 pytest.importorskip("websockets.sync.client")
 
 from websockets.exceptions import ConnectionClosed  # noqa: E402
@@ -137,8 +137,8 @@ def site(tmp_path: Path) -> Iterator[Site]:
 
 def new_table(site: Site) -> list[Seat]:
     with (
-        httpx.Client(base_url=site.url, headers={"origin": site.url}, timeout=10) as ann,
-        httpx.Client(base_url=site.url, headers={"origin": site.url}, timeout=10) as bob,
+        httpx2.Client(base_url=site.url, headers={"origin": site.url}, timeout=10) as ann,
+        httpx2.Client(base_url=site.url, headers={"origin": site.url}, timeout=10) as bob,
     ):
         made = ann.post(
             "/api/tables",
@@ -153,7 +153,7 @@ def new_table(site: Site) -> list[Seat]:
 
 
 def new_computer_game(site: Site) -> Seat:
-    made = httpx.post(
+    made = httpx2.post(
         headers={"origin": site.url},
         url=f"{site.url}/api/games",
         json={"variant": "short", "level": "greedy", "player": "rolling-restart-01"},
@@ -206,8 +206,8 @@ def test_sigterm_drains_readyz_closes_sockets_with_1012_and_exits(tmp_path: Path
         assert proc is not None
         proc.send_signal(15)
         time.sleep(0.3)  # within the drain: alive, not ready, still serving its players
-        assert httpx.get(f"{site.url}/healthz", timeout=5).status_code == 200
-        ready = httpx.get(f"{site.url}/readyz", timeout=5)
+        assert httpx2.get(f"{site.url}/healthz", timeout=5).status_code == 200
+        ready = httpx2.get(f"{site.url}/readyz", timeout=5)
         assert ready.status_code == 503 and "process" in ready.json()["down"]
         with pytest.raises(ConnectionClosed) as closed:
             while True:
@@ -223,7 +223,7 @@ def test_sigterm_drains_readyz_closes_sockets_with_1012_and_exits(tmp_path: Path
 
 
 def new_table_of_one_person_and_a_computer(site: Site) -> Seat:
-    made = httpx.post(
+    made = httpx2.post(
         headers={"origin": site.url},
         url=f"{site.url}/api/tables",
         json={

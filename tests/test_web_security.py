@@ -9,7 +9,6 @@ import json
 import logging
 import re
 import time
-import warnings
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
@@ -20,12 +19,10 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("argon2")
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DeprecationWarning)
-    from starlette.routing import Mount, Route, WebSocketRoute
-    from starlette.staticfiles import StaticFiles
-    from starlette.testclient import TestClient
-    from starlette.websockets import WebSocketDisconnect
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from fifteentwo.store import open_store
 from fifteentwo.web import accounts as accounts_module
@@ -924,7 +921,7 @@ def test_a_served_process_believes_forwarded_headers_from_trusted_proxies_only(
     """``cribbage serve`` itself (uvicorn): its own proxy-header rewriting is off, so a local
     peer that is not a ``--trusted-proxy`` cannot claim TLS or another client address. Found
     by the hostile re-check: uvicorn believed X-Forwarded-* from any 127.0.0.1 peer."""
-    import httpx
+    import httpx2
 
     from test_web_restart import free_port, kill, start_server
 
@@ -936,9 +933,9 @@ def test_a_served_process_believes_forwarded_headers_from_trusted_proxies_only(
     url = f"http://127.0.0.1:{port}"
     try:
 
-        def client(source: str) -> httpx.Client:
-            transport = httpx.HTTPTransport(local_address=source)
-            return httpx.Client(base_url=url, headers={"origin": url}, transport=transport)
+        def client(source: str) -> httpx2.Client:
+            transport = httpx2.HTTPTransport(local_address=source)
+            return httpx2.Client(base_url=url, headers={"origin": url}, transport=transport)
 
         forged = {"x-forwarded-proto": "https", "x-forwarded-for": "198.51.100.1"}
         with client("127.0.0.1") as stranger, client("127.0.0.2") as proxy:
@@ -950,7 +947,7 @@ def test_a_served_process_believes_forwarded_headers_from_trusted_proxies_only(
             assert tls.cookies.get("__Host-ft_session")
             assert "secure" in tls.headers["set-cookie"].lower()
 
-            def logins(who: httpx.Client) -> list[int]:
+            def logins(who: httpx2.Client) -> list[int]:
                 return [
                     who.post(
                         "/api/login",
@@ -1001,9 +998,9 @@ def test_a_client_that_hangs_up_mid_body_is_not_a_server_error(tmp_path: Path) -
                 )
                 time.sleep(0.2)
         time.sleep(0.5)
-        import httpx
+        import httpx2
 
-        scraped = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
+        scraped = httpx2.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
     finally:
         kill(proc)
     assert proc.stderr is not None
@@ -1020,7 +1017,7 @@ def test_a_request_that_does_not_parse_is_one_json_line_and_counted(tmp_path: Pa
     refusal is (kind ``bad_http``), without a traceback, and counted in the errors metric."""
     import socket
 
-    import httpx
+    import httpx2
     from prometheus_client.parser import text_string_to_metric_families
 
     from test_web_restart import free_port, kill, start_server
@@ -1036,7 +1033,7 @@ def test_a_request_that_does_not_parse_is_one_json_line_and_counted(tmp_path: Pa
             with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
                 sock.sendall(garbage)
                 answers.append(sock.recv(100).split(b" ")[1])  # the status of the answer
-        scraped = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
+        scraped = httpx2.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
     finally:
         kill(proc)
     assert proc.stderr is not None

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import logging
 import re
-import warnings
 from collections.abc import Iterator
 from urllib.parse import quote
 
@@ -17,11 +16,8 @@ pytest.importorskip("argon2")
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DeprecationWarning)
-    from starlette.routing import Mount, Route
-    from starlette.testclient import TestClient
+from starlette.routing import Mount, Route
+from starlette.testclient import TestClient
 
 from fifteentwo.store import open_store
 from fifteentwo.web import create_app

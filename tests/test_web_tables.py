@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import time
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,9 +15,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("argon2")
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DeprecationWarning)
-    from starlette.testclient import TestClient
+from starlette.testclient import TestClient
 
 from fifteentwo.store import open_store
 from fifteentwo.web import create_app

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from fifteentwo.store import open_store
@@ -119,7 +119,7 @@ def test_another_site_cannot_log_the_victim_in_or_change_anything(
     browser: Any, game: tuple[str, Path], evil: str
 ) -> None:
     site, store_path = game
-    with httpx.Client(base_url=site, headers={"origin": site}) as attacker:
+    with httpx2.Client(base_url=site, headers={"origin": site}) as attacker:
         made = attacker.post(
             "/api/register", json={"username": ATTACKER[0], "password": ATTACKER[1]}
         )
