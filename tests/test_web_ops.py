@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import logging
 import threading
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,10 +18,7 @@ pytest.importorskip("prometheus_client")
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from prometheus_client.parser import text_string_to_metric_families
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DeprecationWarning)
-    from starlette.testclient import TestClient
+from starlette.testclient import TestClient
 
 from fifteentwo.store import open_store
 from fifteentwo.store.base import StoreUnavailable
@@ -135,6 +131,47 @@ def test_metrics_count_connections_games_actions_and_errors(client: TestClient) 
     assert value(after, "fifteentwo_store_seconds_count", op="create_game") >= 1
     assert value(after, "fifteentwo_http_requests_total", status="201") == 1
     assert value(after, "process_resident_memory_bytes") > 0
+
+
+def test_a_store_call_is_timed_once_not_again_for_the_calls_it_makes_to_itself(
+    tmp_path: Path,
+) -> None:
+    """`Metrics.instrument` times the calls made to the store: `create_game` saves the new game
+    by its own `save_game`, which is its caller's time, not a second call (the sums of the ops
+    would add up to more than the store's time). Another thread's call meanwhile is its own."""
+    from fifteentwo.store import GameMeta, new_owner
+
+    metrics = metrics_module.Metrics()
+    store = metrics.instrument(open_store(tmp_path / "games.sqlite3"))
+    meta = GameMeta("short", 61, ("You", "C"), ("human", "greedy"), (0, 0))
+    owner = new_owner()
+
+    def count(op: str) -> float:
+        sample = metrics.registry.get_sample_value("fifteentwo_store_seconds_count", {"op": op})
+        return sample or 0.0
+
+    try:
+        game = store.create_game({"n": 0}, meta, owner=owner)
+        assert (count("create_game"), count("save_game")) == (1, 0)
+        store.save_game(game, {"n": 1}, meta, owner=owner)
+        assert count("save_game") == 1
+        # a call on another thread while this one is inside the store is counted as its own
+        seen: list[int | None] = []
+        original = store.game_version
+
+        def while_inside(game_id: str) -> int | None:
+            other = threading.Thread(target=lambda: seen.append(original(game_id)))
+            other.start()
+            other.join()
+            return original(game_id)
+
+        store.game_version = metrics._timed("game_version", while_inside)  # type: ignore[method-assign]
+        assert store.game_version(game) is not None and seen and seen[0] is not None
+        assert count("game_version") == 2  # the outer call and the other thread's
+        store.create_game({"n": 0}, meta, owner=owner)  # still counted once, after all that
+        assert (count("create_game"), count("save_game")) == (2, 1)
+    finally:
+        store.close()
 
 
 def test_each_error_is_one_json_log_line(

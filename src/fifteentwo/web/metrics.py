@@ -13,6 +13,7 @@ import asyncio
 import json
 import logging
 import os
+import threading
 import time
 import traceback
 from collections.abc import Awaitable, Callable
@@ -160,6 +161,8 @@ class Metrics:
             "fifteentwo_http_requests", "HTTP requests answered", ["status"], registry=reg
         )
         self._by_kind: dict[str, tuple[Counter, Histogram]] = {}
+        self._in_store = threading.local()
+        """Per thread: whether a timed store call is under way (`instrument`)."""
 
     def action(self, kind: str, started: float) -> None:
         """A move of ``kind`` (``game`` or ``table``) answered, begun at ``started``."""
@@ -174,7 +177,10 @@ class Metrics:
         seconds.observe(time.perf_counter() - started)
 
     def instrument(self, store: Store) -> Store:
-        """Time every store method of this store object (from any thread), by method name."""
+        """Time every store method of this store object (from any thread), by method name: the
+        calls made to it, not those it makes to itself (`create_game` saves the new game by
+        its own `save_game`; counted twice, the two would add up to more than the store's
+        time)."""
         for name, member in vars(Store).items():
             if name.startswith("_") or name == "close" or not callable(member):
                 continue
@@ -185,14 +191,19 @@ class Metrics:
 
     def _timed(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         observe = self.store_seconds.labels(name).observe
+        inside = self._in_store
 
         @wraps(fn)
         def timed(*args: Any, **kwargs: Any) -> Any:
+            if getattr(inside, "call", False):  # (the store calling itself: its caller's time)
+                return fn(*args, **kwargs)
+            inside.call = True
             started = time.perf_counter()
             try:
                 return fn(*args, **kwargs)
             finally:
                 observe(time.perf_counter() - started)
+                inside.call = False
 
         return timed
 
