@@ -72,7 +72,6 @@ def test_a_game_against_a_miscounting_computer_asks_with_the_claim(tmp_path: Pat
     combination 30% of the time), the state that asks for muggins carries the claim, and
     the claim alone: the points missed and the true count come after the answer
     (`tests/test_web_muggins_claim.py`)."""
-
     from starlette.testclient import TestClient
 
     from fifteentwo.store import open_store

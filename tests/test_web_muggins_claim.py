@@ -49,7 +49,6 @@ until it happens)."""
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[Any]:
-
     from starlette.testclient import TestClient
 
     app = create_app(lambda: open_store(tmp_path / "games.sqlite3"), workers=2)
