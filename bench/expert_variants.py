@@ -409,9 +409,9 @@ class ExpertLearnedReplies(ExpertPlayer):
     the search, by the model learned from the experts' own plays) on today's expert, whose
     twice expert-2's guesses it has not been screened with; on expert-2 it scored +0.008
     (-0.047 to +0.063) wins and +0.49 (-0.17 to +1.15) points per pair. Screened on
-    2026-11-29 against the expert (`--seed 52`, 2,000 paired games): +0.014 (-0.038 to
-    +0.066) wins and +0.36 (-0.26 to +0.99) points per pair, its p99 decision 197 ms; not
-    kept (docs/players.md)."""
+    2026-11-29 against the expert (`--seed 52` and `--seed 53`, 4,000 paired games): +0.020
+    (-0.017 to +0.057) wins and +0.24 (-0.20 to +0.68) points per pair, its p99 decision
+    197 ms; not kept (docs/players.md)."""
 
     name = "expert-learned-replies-2x"
 
