@@ -297,18 +297,23 @@ def learned_model(  # noqa: PLR0917 - a PlayModel's arguments
     return probabilities((hand, pile, count, tuple(counts), unseen, k), _learned_weights())
 
 
-class LearnedReplies(FrozenExpert2Player):
-    """Issue 33: the opponent's plays read, and their replies predicted in the search, by a
-    model learned from the experts' own plays (`reply_model.py`) instead of the standard
-    heuristic at a temperature; a change to expert-2."""
-
-    name = "expert-learned-replies"
+class _LearnedModel:
+    """Mixed into an expert: the opponent's plays read, and their replies predicted in the
+    search, by `learned_model`."""
 
     def play_model(self) -> PlayModel:
         return learned_model
 
     def reply_model(self) -> PlayModel | None:
         return learned_model
+
+
+class LearnedReplies(_LearnedModel, FrozenExpert2Player):
+    """Issue 33: the opponent's plays read, and their replies predicted in the search, by a
+    model learned from the experts' own plays (`reply_model.py`) instead of the standard
+    heuristic at a temperature; a change to expert-2."""
+
+    name = "expert-learned-replies"
 
 
 class LearnedInference(LearnedReplies):
@@ -404,7 +409,7 @@ class EightTimesGuesses(ExpertPlayer):
     proposals = 2 * ExpertPlayer.proposals
 
 
-class ExpertLearnedReplies(ExpertPlayer):
+class ExpertLearnedReplies(_LearnedModel, ExpertPlayer):
     """Issue 33: `LearnedReplies` (the opponent's plays read, and their replies predicted in
     the search, by the model learned from the experts' own plays) on today's expert, whose
     twice expert-2's guesses it has not been screened with; on expert-2 it scored +0.008
@@ -414,9 +419,3 @@ class ExpertLearnedReplies(ExpertPlayer):
     197 ms; not kept (docs/players.md)."""
 
     name = "expert-learned-replies-2x"
-
-    def play_model(self) -> PlayModel:
-        return learned_model
-
-    def reply_model(self) -> PlayModel | None:
-        return learned_model
